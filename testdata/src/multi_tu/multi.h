@@ -1,0 +1,3 @@
+#pragma once
+void launchFill(int* data, int n, int base);
+void launchSquare(int* data, int n);
