@@ -1,0 +1,38 @@
+package dev.hipsim.isa.mem;
+
+/**
+ * Device memory as the shader sees it: GPU virtual addresses, little-endian, any alignment. Implementations must be
+ * safe for waves running on several threads; the atomic operations are atomic with respect to each other and to
+ * the plain accesses of the same width.
+ *
+ * <p>Loads and stores that cross a page boundary behave as if done byte by byte (each page checked).
+ */
+public interface GpuMemory {
+  byte load8(long address) throws GpuMemoryFault;
+
+  short load16(long address) throws GpuMemoryFault;
+
+  int load32(long address) throws GpuMemoryFault;
+
+  long load64(long address) throws GpuMemoryFault;
+
+  void store8(long address, byte value) throws GpuMemoryFault;
+
+  void store16(long address, short value) throws GpuMemoryFault;
+
+  void store32(long address, int value) throws GpuMemoryFault;
+
+  void store64(long address, long value) throws GpuMemoryFault;
+
+  /** Copies {@code length} bytes from device memory into {@code dst}. */
+  void read(long address, byte[] dst, int offset, int length) throws GpuMemoryFault;
+
+  /** Copies {@code length} bytes from {@code src} into device memory. */
+  void write(long address, byte[] src, int offset, int length) throws GpuMemoryFault;
+
+  /** A 32-bit atomic read-modify-write at a 4-byte aligned address; returns the old value. */
+  int atomic32(AtomicOp op, long address, int value, int compare) throws GpuMemoryFault;
+
+  /** A 64-bit atomic read-modify-write at an 8-byte aligned address; returns the old value. */
+  long atomic64(AtomicOp op, long address, long value, long compare) throws GpuMemoryFault;
+}
