@@ -4,6 +4,7 @@ import dev.hipsim.isa.mem.AtomicMath;
 import dev.hipsim.isa.mem.AtomicOp;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -22,8 +23,6 @@ public final class PageWords {
   public static final int WORDS = PAGE_SIZE / 8;
 
   private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final VarHandle BYTES_AS_LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   public static long[] newPage() {
     return new long[WORDS];
@@ -136,10 +135,12 @@ public final class PageWords {
     int out = dstOffset;
     int end = offset + length;
     while (pos < end && (pos & 7) != 0) dst[out++] = (byte) load(page, pos++, 1);
-    while (end - pos >= 8) {
-      BYTES_AS_LONG.set(dst, out, page[pos >>> 3]);
-      pos += 8;
-      out += 8;
+    int words = (end - pos) >>> 3;
+    if (words > 0) {
+      // A little-endian long view of the byte array: the JDK copies whole runs of words at once.
+      ByteBuffer.wrap(dst, out, words << 3).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(page, pos >>> 3, words);
+      pos += words << 3;
+      out += words << 3;
     }
     while (pos < end) dst[out++] = (byte) load(page, pos++, 1);
   }
@@ -150,10 +151,11 @@ public final class PageWords {
     int in = srcOffset;
     int end = offset + length;
     while (pos < end && (pos & 7) != 0) store(page, pos++, src[in++], 1);
-    while (end - pos >= 8) {
-      page[pos >>> 3] = (long) BYTES_AS_LONG.get(src, in);
-      pos += 8;
-      in += 8;
+    int words = (end - pos) >>> 3;
+    if (words > 0) {
+      ByteBuffer.wrap(src, in, words << 3).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(page, pos >>> 3, words);
+      pos += words << 3;
+      in += words << 3;
     }
     while (pos < end) store(page, pos++, src[in++], 1);
   }

@@ -85,10 +85,17 @@ public final class GpuVm implements GpuMemory {
     generation.incrementAndGet();
     long first = va >>> Pte.PAGE_SHIFT;
     long last = (va + bytes - 1) >>> Pte.PAGE_SHIFT;
-    for (int slot = 0; slot < tlb.length; slot++) {
-      TlbEntry e = (TlbEntry) SLOT.getVolatile(tlb, slot);
-      if (e != null && e.vpn >= first && e.vpn <= last) SLOT.compareAndSet(tlb, slot, e, null);
+    if (last - first < tlb.length) {
+      // Each page can only be cached in its own slot: look at those, not the whole TLB.
+      for (long vpn = first; vpn <= last; vpn++) drop((int) vpn & TLB_MASK, first, last);
+    } else {
+      for (int slot = 0; slot < tlb.length; slot++) drop(slot, first, last);
     }
+  }
+
+  private void drop(int slot, long first, long last) {
+    TlbEntry e = (TlbEntry) SLOT.getVolatile(tlb, slot);
+    if (e != null && e.vpn >= first && e.vpn <= last) SLOT.compareAndSet(tlb, slot, e, null);
   }
 
   // ---------------------------------------------------------------- translation
