@@ -19,8 +19,6 @@ public final class AllocFlags {
   public static final int EXECUTABLE = 1 << 30;
   public static final int WRITABLE = 1 << 31;
 
-  static final int TYPES = VRAM | GTT | USERPTR | DOORBELL | MMIO_REMAP;
-
   public static String describe(int flags) {
     StringBuilder s = new StringBuilder();
     String[] names = {"VRAM", "GTT", "USERPTR", "DOORBELL", "MMIO_REMAP"};

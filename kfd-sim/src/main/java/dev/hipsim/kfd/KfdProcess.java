@@ -519,6 +519,11 @@ public final class KfdProcess implements AutoCloseable {
     return pdd;
   }
 
+  /** The buffer behind a handle, or {@code null} (the driver's view, for tests in this package). */
+  synchronized Allocation buffer(long handle) {
+    return allocations.get(handle);
+  }
+
   /** Buffers currently allocated (for diagnostics and tests). */
   public synchronized int allocationCount() {
     return allocations.size();

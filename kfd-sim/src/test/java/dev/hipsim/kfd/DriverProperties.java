@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hipsim.isa.mem.AccessKind;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 import dev.hipsim.kfd.mem.PageBacking;
-import dev.hipsim.kfd.mem.SystemBus;
 import dev.hipsim.kfd.vm.Pte;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -307,16 +306,7 @@ class DriverProperties {
   }
 
   static Allocation allocationOf(Rig rig, long handle) {
-    synchronized (rig.process) {
-      try {
-        java.lang.reflect.Field f = KfdProcess.class.getDeclaredField("allocations");
-        f.setAccessible(true);
-        return ((org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap<Allocation>) f.get(rig.process))
-            .get(handle);
-      } catch (ReflectiveOperationException e) {
-        throw new AssertionError(e);
-      }
-    }
+    return rig.process.buffer(handle);
   }
 
   interface Access {
@@ -332,7 +322,4 @@ class DriverProperties {
     throw new AssertionError("expected a GPU memory fault");
   }
 
-  static SystemBus bus(Rig rig) {
-    return rig.kfd.bus();
-  }
 }

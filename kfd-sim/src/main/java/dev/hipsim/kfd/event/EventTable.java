@@ -63,10 +63,6 @@ public final class EventTable {
     page = store;
   }
 
-  public synchronized boolean hasPage() {
-    return page != null;
-  }
-
   public synchronized Created create(EventType type, boolean autoReset) throws KfdException {
     if (type == null) throw new KfdException(Errno.EINVAL, "AMDKFD_IOC_CREATE_EVENT", "unknown event type");
     int id;

@@ -7,6 +7,7 @@ import dev.hipsim.isa.mem.GpuMemoryFault;
 import dev.hipsim.kfd.mem.BuddyAllocator;
 import dev.hipsim.kfd.mem.FrameStore;
 import dev.hipsim.kfd.mem.PageBacking;
+import dev.hipsim.kfd.mem.PageWords;
 import dev.hipsim.kfd.mem.SystemBus;
 import dev.hipsim.kfd.mem.WordPage;
 import java.lang.invoke.MethodHandles;
@@ -234,7 +235,7 @@ public final class GpuVm implements GpuMemory {
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.writeWords) != null
         && (address & (size - 1)) == 0) {
-      dev.hipsim.kfd.mem.PageWords.store(w, (int) address & OFFSET_MASK, value, size);
+      PageWords.store(w, (int) address & OFFSET_MASK, value, size);
       return;
     }
     storeSlow(address, value, size);
@@ -246,7 +247,7 @@ public final class GpuVm implements GpuMemory {
     TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.atomicWords) != null) {
-      return dev.hipsim.kfd.mem.PageWords.atomic32(w, (int) address & OFFSET_MASK, op, value, compare);
+      return PageWords.atomic32(w, (int) address & OFFSET_MASK, op, value, compare);
     }
     return entry(address, AccessKind.ATOMIC).page.atomic32((int) address & OFFSET_MASK, op, value, compare);
   }
@@ -257,7 +258,7 @@ public final class GpuVm implements GpuMemory {
     TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.atomicWords) != null) {
-      return dev.hipsim.kfd.mem.PageWords.atomic64(w, (int) address & OFFSET_MASK, op, value, compare);
+      return PageWords.atomic64(w, (int) address & OFFSET_MASK, op, value, compare);
     }
     return entry(address, AccessKind.ATOMIC).page.atomic64((int) address & OFFSET_MASK, op, value, compare);
   }
