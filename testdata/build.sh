@@ -11,6 +11,7 @@
 #   V/P.co/B.list.txt       LLVM 22 clang-offload-bundler --list of bundle B
 #   V/P.co/B-TARGET.hsaco   each code object, as clang-offload-bundler --unbundle writes it
 #   V/P.co/B-TARGET.{readelf,objdump,notes}.txt   readelf -W, llvm-objdump -d --mcpu, llvm-readobj --notes
+#   V/P.co/B-TARGET.kd.txt  every kernel descriptor as LLVM 22 disassembles it (.amdhsa_* directives)
 #   manifest.tsv            one line per code object: variant, program, bundle, entry id, size, sha256
 set -euo pipefail
 export HIP_PLATFORM=amd
@@ -139,6 +140,7 @@ fi
 
 sort -t$'\t' -k1,1 -k2,2 -k3,3n "$here/manifest.tsv.new" | uniq > "$here/manifest.tsv"
 rm -f "$here/manifest.tsv.new"
+"$here/tools/record_descriptors.sh"
 {
   echo "hipcc: $($HIPCC --version 2>/dev/null | grep -m1 -o 'HIP version: [0-9.-]*'), $(/usr/lib/llvm-15/bin/clang --version | head -1)"
   echo "clang 22: $($CLANG22 --version | head -1)"
