@@ -35,6 +35,33 @@ static void JNICALL host_fill(JNIEnv* env, jclass cls, jlong address, jint value
   memset(ADDR(address), value, (size_t)length);
 }
 
+/* Scalars by value: cheaper than a direct buffer for the many single words the runtime reads and writes. */
+static jint JNICALL host_get_int(JNIEnv* env, jclass cls, jlong address) {
+  (void)env, (void)cls;
+  int32_t v;
+  memcpy(&v, ADDR(address), sizeof v);
+  return v;
+}
+
+static void JNICALL host_put_int(JNIEnv* env, jclass cls, jlong address, jint value) {
+  (void)env, (void)cls;
+  int32_t v = value;
+  memcpy(ADDR(address), &v, sizeof v);
+}
+
+static jlong JNICALL host_get_long(JNIEnv* env, jclass cls, jlong address) {
+  (void)env, (void)cls;
+  int64_t v;
+  memcpy(&v, ADDR(address), sizeof v);
+  return v;
+}
+
+static void JNICALL host_put_long(JNIEnv* env, jclass cls, jlong address, jlong value) {
+  (void)env, (void)cls;
+  int64_t v = value;
+  memcpy(ADDR(address), &v, sizeof v);
+}
+
 static jlong JNICALL host_string_length(JNIEnv* env, jclass cls, jlong address, jlong max) {
   (void)env, (void)cls;
   return (jlong)strnlen((const char*)ADDR(address), (size_t)max);
@@ -90,6 +117,10 @@ int hipsim_register_natives(JNIEnv* env, jclass host) {
       {"read", "(J[BII)V", (void*)host_read},
       {"write", "(J[BII)V", (void*)host_write},
       {"fill", "(JIJ)V", (void*)host_fill},
+      {"getInt", "(J)I", (void*)host_get_int},
+      {"putInt", "(JI)V", (void*)host_put_int},
+      {"getLong", "(J)J", (void*)host_get_long},
+      {"putLong", "(JJ)V", (void*)host_put_long},
       {"stringLength", "(JJ)J", (void*)host_string_length},
       {"allocate", "(JJ)J", (void*)host_allocate},
       {"free", "(J)V", (void*)host_free},

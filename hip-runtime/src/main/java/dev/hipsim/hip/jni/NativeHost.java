@@ -29,6 +29,16 @@ final class NativeHost {
   /** memset. */
   static native void fill(long address, int value, long length);
 
+  /** The 32-bit word at an address (unaligned allowed). */
+  static native int getInt(long address);
+
+  static native void putInt(long address, int value);
+
+  /** The 64-bit word at an address (unaligned allowed). */
+  static native long getLong(long address);
+
+  static native void putLong(long address, long value);
+
   /** strnlen. */
   static native long stringLength(long address, long max);
 

@@ -36,6 +36,26 @@ final class NativeHostMemory implements HostMemory {
   }
 
   @Override
+  public int readInt(long address) {
+    return NativeHost.getInt(address);
+  }
+
+  @Override
+  public void writeInt(long address, int value) {
+    NativeHost.putInt(address, value);
+  }
+
+  @Override
+  public long readLong(long address) {
+    return NativeHost.getLong(address);
+  }
+
+  @Override
+  public void writeLong(long address, long value) {
+    NativeHost.putLong(address, value);
+  }
+
+  @Override
   public long stringLength(long address, long max) {
     return NativeHost.stringLength(address, max);
   }
