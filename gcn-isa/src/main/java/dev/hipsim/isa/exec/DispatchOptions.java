@@ -14,7 +14,7 @@ public record DispatchOptions(
     int threads, int quantum, int maxResidentWorkgroups, long instructionLimit, long timeLimitNanos) {
 
   public static DispatchOptions defaults() {
-    return new DispatchOptions(Runtime.getRuntime().availableProcessors(), 4096, 64, 0, 0);
+    return new DispatchOptions(Runtime.getRuntime().availableProcessors(), 4096, 8, 0, 0);
   }
 
   public DispatchOptions withThreads(int n) {

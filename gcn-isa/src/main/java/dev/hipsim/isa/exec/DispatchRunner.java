@@ -28,6 +28,7 @@ public final class DispatchRunner {
   private final AtomicLong waves = new AtomicLong();
   private final AtomicReference<DispatchException> failure = new AtomicReference<>();
   private final List<ComputeUnit> units = new ArrayList<>();
+  private int residentPerUnit;
   private volatile boolean stop;
   private volatile String watchdogLimit;
   private long startNanos;
@@ -51,13 +52,22 @@ public final class DispatchRunner {
           + " bytes of LDS per workgroup; the device has " + ldsCapacity);
     }
     int wavesPerGroup = launch.geometry().wavesPerFullWorkgroup();
-    long slotsNeeded = (long) Math.max(1, options.threads()) * options.maxResidentWorkgroups() * wavesPerGroup;
-    if (launch.scratchPerLane() > 0 && launch.scratchWaveSlots() < Math.min(slotsNeeded, wavesPerGroup)) {
-      throw new DispatchException("scratch for " + launch.scratchWaveSlots() + " waves is less than one workgroup ("
-          + wavesPerGroup + " waves)");
-    }
-    startNanos = System.nanoTime();
     int threads = (int) Math.max(1, Math.min(options.threads(), launch.geometry().workgroupCount()));
+    int resident = options.maxResidentWorkgroups();
+    if (launch.scratchPerLane() > 0) {
+      // Each resident workgroup holds wavesPerGroup scratch slots: residency is bounded by the backing memory the
+      // packet processor was given.
+      long groupsFit = launch.scratchWaveSlots() / wavesPerGroup;
+      if (groupsFit < 1) {
+        throw new DispatchException("kernel " + launch.kernelName() + " needs scratch for " + wavesPerGroup
+            + " waves of " + launch.scratchPerWave() + " bytes; the queue's scratch backing holds "
+            + launch.scratchWaveSlots() + " wave(s)");
+      }
+      threads = (int) Math.min(threads, groupsFit);
+      resident = (int) Math.max(1, Math.min(resident, groupsFit / threads));
+    }
+    this.residentPerUnit = resident;
+    startNanos = System.nanoTime();
     for (int t = 0; t < threads; t++) units.add(new ComputeUnit(t, executors.apply(t)));
     if (threads == 1) {
       units.get(0).run();
@@ -112,7 +122,7 @@ public final class DispatchRunner {
     final WaveExecutor executor;
     final List<Workgroup> resident = new ArrayList<>();
     final List<Workgroup> spare = new ArrayList<>();
-    final boolean[] slotTaken = new boolean[options.maxResidentWorkgroups()];
+    final boolean[] slotTaken = new boolean[residentPerUnit];
     /** The waves still running when this unit stopped (read by the dispatching thread after joining). */
     List<WaveLocation> snapshot = List.of();
 
@@ -139,7 +149,7 @@ public final class DispatchRunner {
       long total = geo.workgroupCount();
       boolean admitMore = true;
       while (!stop) {
-        if (admitMore && resident.size() < options.maxResidentWorkgroups()) {
+        if (admitMore && resident.size() < residentPerUnit) {
           long index = nextWorkgroup.getAndIncrement();
           if (index < total) admit(index);
         }
@@ -188,7 +198,7 @@ public final class DispatchRunner {
       int slot = 0;
       while (slotTaken[slot]) slot++;
       slotTaken[slot] = true;
-      g.scratchSlot = id * options.maxResidentWorkgroups() + slot;
+      g.scratchSlot = id * residentPerUnit + slot;
       g.lds.reset(launch.groupSegmentSize());
       for (int i = 0; i < g.waveCount; i++) WaveSetup.initialize(g.waves[i], launch, g, i);
       waves.addAndGet(g.waveCount);
@@ -196,7 +206,7 @@ public final class DispatchRunner {
     }
 
     private void retire(Workgroup g) {
-      slotTaken[g.scratchSlot - id * options.maxResidentWorkgroups()] = false;
+      slotTaken[g.scratchSlot - id * residentPerUnit] = false;
       spare.add(g);
     }
 
