@@ -122,8 +122,27 @@ class DispatchRunnerTest {
         w.status = WaveStatus.DONE;
       }
     };
-    DispatchStats stats = new DispatchRunner(l, DispatchOptions.defaults().withThreads(2), t -> program, 65536).run();
+    DispatchOptions coResident = new DispatchOptions(2, 4096, 32, 0, 20_000_000_000L);
+    DispatchStats stats = new DispatchRunner(l, coResident, t -> program, 65536).run();
     assertThat(stats.workgroups()).isEqualTo(groups);
+  }
+
+  @Test
+  void spinningBeyondTheResidencyLimitIsStoppedByTheWatchdog() throws Exception {
+    int groups = 40;
+    KernelLaunch l = launch(groups * 64, 64, 0);
+    AtomicLong arrived = new AtomicLong();
+    WaveExecutor program = (w, budget) -> {
+      w.instructions++;
+      if (w.pc == KERNEL_OBJECT + 256) {
+        arrived.incrementAndGet();
+        w.pc += 4;
+      }
+      w.status = arrived.get() < groups ? WaveStatus.SLEEPING : WaveStatus.DONE;
+    };
+    DispatchOptions tooFew = new DispatchOptions(2, 4096, 8, 0, 500_000_000L);
+    assertThatThrownBy(() -> new DispatchRunner(l, tooFew, t -> program, 65536).run())
+        .isInstanceOfSatisfying(WatchdogTimeout.class, e -> assertThat(e.running()).hasSize(16));
   }
 
   @Test
