@@ -229,6 +229,14 @@ public final class SoftFloat {
 
   /** Fused multiply-add {@code a * b + c} with a single rounding. */
   public static long fma(int format, long a, long b, long c, int mode) {
+    return fmaScaled(format, a, b, c, 0, mode);
+  }
+
+  /**
+   * {@code (a * b + c) * 2^scale} with a single rounding (V_DIV_FMAS): the scaling is exact, so overflow and
+   * underflow are judged on the scaled value.
+   */
+  public static long fmaScaled(int format, long a, long b, long c, int scale, int mode) {
     a = flushInput(format, a, mode);
     b = flushInput(format, b, mode);
     c = flushInput(format, c, mode);
@@ -251,15 +259,14 @@ public final class SoftFloat {
       if (FpFormat.isZero(format, c)) {
         return negP == negC ? (negP ? FpFormat.signBit(format) : 0) : cancellationZero(format, mode);
       }
-      return round(format, negC, significand(format, c), exponent(format, c), mode);
+      return round(format, negC, significand(format, c), exponent(format, c) + scale, mode);
     }
     long sigA = significand(format, a);
     long sigB = significand(format, b);
-    int expP = exponent(format, a) + exponent(format, b);
-    if (FpFormat.isZero(format, c)) return mulFinite(format, negP, sigA, exponent(format, a), sigB,
-        exponent(format, b), mode);
+    int expP = exponent(format, a) + exponent(format, b) + scale;
+    if (FpFormat.isZero(format, c)) return mulFinite(format, negP, sigA, expP, sigB, 0, mode);
     return fmaFinite(format, negP, Math.multiplyHigh(sigA, sigB), sigA * sigB, expP, negC, significand(format, c),
-        exponent(format, c), mode);
+        exponent(format, c) + scale, mode);
   }
 
   /**

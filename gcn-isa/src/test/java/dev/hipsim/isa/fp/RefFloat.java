@@ -1,13 +1,12 @@
 package dev.hipsim.isa.fp;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.RoundingMode;
 
 /**
- * An independent reference model of IEEE-style binary arithmetic written straight from the definitions: values are
- * exact {@link BigDecimal}s, results are chosen between the two representable neighbours by comparing distances,
- * and only then encoded. It knows nothing of the implementation's integer tricks (guard/sticky bits, jamming).
+ * An independent reference model of IEEE-style binary arithmetic written straight from the definitions: values
+ * are exact {@link Dyadic} rationals, a result is chosen between the two representable neighbours by comparing the
+ * remainder with half a unit, and only then encoded. It knows nothing of the implementation's guard and sticky
+ * bits or jamming.
  *
  * <p>The CDNA conventions it models (from the ISA guide): NaN results are the first NaN operand, quieted when IEEE
  * mode is on; invalid operations return the negative default NaN; flushing detects tininess after rounding.
@@ -20,23 +19,23 @@ public final class RefFloat {
   public static final int RDN = 2;
   public static final int RTZ = 3;
 
-  static int man(int f) {
-    return new int[] {10, 7, 23, 52}[f];
+  public static int man(int f) {
+    return f == 0 ? 10 : f == 1 ? 7 : f == 2 ? 23 : 52;
   }
 
-  static int expBits(int f) {
-    return new int[] {5, 8, 8, 11}[f];
+  public static int expBits(int f) {
+    return f == 0 ? 5 : f == 3 ? 11 : 8;
   }
 
-  static int bias(int f) {
+  public static int bias(int f) {
     return (1 << (expBits(f) - 1)) - 1;
   }
 
-  static long sign(int f) {
+  public static long sign(int f) {
     return 1L << (man(f) + expBits(f));
   }
 
-  static long allExp(int f) {
+  public static long allExp(int f) {
     return ((1L << expBits(f)) - 1) << man(f);
   }
 
@@ -60,66 +59,54 @@ public final class RefFloat {
     return sign(f) | allExp(f) | (1L << (man(f) - 1));
   }
 
-  static BigDecimal pow2(int e) {
-    return e >= 0 ? new BigDecimal(BigInteger.ONE.shiftLeft(e)) : BigDecimal.ONE.divide(new BigDecimal(
-        BigInteger.ONE.shiftLeft(-e)));
-  }
-
   /** Exact value of a finite encoding. */
-  public static BigDecimal value(int f, long b) {
+  public static Dyadic value(int f, long b) {
     long m = b & ((1L << man(f)) - 1);
     int e = (int) ((b & allExp(f)) >>> man(f));
-    BigDecimal mag;
-    if (e == 0) {
-      mag = new BigDecimal(BigInteger.valueOf(m)).multiply(pow2(1 - bias(f) - man(f)));
-    } else {
-      mag = new BigDecimal(BigInteger.valueOf(m + (1L << man(f)))).multiply(pow2(e - bias(f) - man(f)));
-    }
+    Dyadic mag = e == 0 ? Dyadic.of(m, 1 - bias(f) - man(f)) : Dyadic.of(m + (1L << man(f)), e - bias(f) - man(f));
     return isNeg(f, b) ? mag.negate() : mag;
   }
 
   /** Rounds a nonzero exact value to format f, honouring direction, output flush and f16 saturation. */
-  public static long round(int f, BigDecimal x, int rm, boolean flushOut, boolean saturate) {
+  public static long round(int f, Dyadic x, int rm, boolean flushOut, boolean saturate) {
     boolean neg = x.signum() < 0;
-    BigDecimal ax = x.abs();
+    BigInteger mag = x.m.abs();
     int p = man(f) + 1;
     int emin = 1 - bias(f);
     int emax = bias(f);
-    BigDecimal minNormal = pow2(emin);
-    if (flushOut && ax.compareTo(minNormal) < 0) {
+    int lead = x.floorLog2();
+    if (flushOut && lead < emin) {
       // Tiny if rounding to p bits with unbounded exponent stays below the smallest normal.
-      BigDecimal unbounded = roundMagnitude(ax, floorLog2(ax) - p + 1, rm, neg);
-      if (unbounded.compareTo(minNormal) < 0) return neg ? sign(f) : 0;
+      BigInteger unbounded = roundMultiple(mag, x.e, lead - p + 1, rm, neg);
+      if (unbounded.bitLength() - 1 + lead - p + 1 < emin) return neg ? sign(f) : 0;
     }
-    int e = Math.max(floorLog2(ax), emin);
-    BigDecimal r = roundMagnitude(ax, e - p + 1, rm, neg);
-    BigDecimal limit = pow2(emax + 1);
-    if (r.compareTo(limit) >= 0) {
+    int q = Math.max(lead, emin) - p + 1;
+    BigInteger units = roundMultiple(mag, x.e, q, rm, neg); // result = units * 2^q
+    if (units.signum() == 0) return neg ? sign(f) : 0;
+    int top = units.bitLength() - 1 + q;
+    if (top > emax) {
       boolean toInf = !saturate && (rm == RNE || (rm == RUP && !neg) || (rm == RDN && neg));
       long maxBits = allExp(f) - (1L << man(f)) | ((1L << man(f)) - 1);
       return (neg ? sign(f) : 0) | (toInf ? allExp(f) : maxBits);
     }
-    return (neg ? sign(f) : 0) | encodeMagnitude(f, r);
-  }
-
-  static int floorLog2(BigDecimal ax) {
-    // Largest e with 2^e <= ax.
-    int e = (int) Math.floor(Math.log(ax.doubleValue()) / Math.log(2));
-    if (ax.doubleValue() == 0 || Double.isInfinite(ax.doubleValue())) {
-      e = ax.unscaledValue().bitLength() - (int) Math.ceil(ax.scale() * Math.log(10) / Math.log(2));
+    long enc;
+    if (top < emin) {
+      enc = units.shiftLeft(q - (emin - p + 1)).longValueExact();
+    } else {
+      long sig = units.shiftLeft(q - (top - p + 1)).longValueExact();
+      enc = ((long) (top + bias(f)) << man(f)) | (sig - (1L << man(f)));
     }
-    while (pow2(e).compareTo(ax) > 0) e--;
-    while (pow2(e + 1).compareTo(ax) <= 0) e++;
-    return e;
+    return (neg ? sign(f) : 0) | enc;
   }
 
-  /** Rounds a positive magnitude to a multiple of 2^q in the given direction (sign matters for directed modes). */
-  static BigDecimal roundMagnitude(BigDecimal ax, int q, int rm, boolean neg) {
-    BigDecimal ulp = pow2(q);
-    BigDecimal[] qr = ax.divideAndRemainder(ulp);
-    BigDecimal lo = qr[0].multiply(ulp);
+  /** The multiple of 2^q (as a count of 2^q units) chosen for mag * 2^e by comparing with the neighbours. */
+  static BigInteger roundMultiple(BigInteger mag, int e, int q, int rm, boolean neg) {
+    if (e >= q) return mag.shiftLeft(e - q);
+    BigInteger unit = BigInteger.ONE.shiftLeft(q - e);
+    BigInteger[] qr = mag.divideAndRemainder(unit);
+    BigInteger lo = qr[0];
     if (qr[1].signum() == 0) return lo;
-    BigDecimal hi = lo.add(ulp);
+    BigInteger hi = lo.add(BigInteger.ONE);
     switch (rm) {
       case RTZ:
         return lo;
@@ -128,23 +115,9 @@ public final class RefFloat {
       case RDN:
         return neg ? hi : lo;
       default:
-        int c = ax.subtract(lo).compareTo(hi.subtract(ax));
-        if (c < 0) return lo;
-        if (c > 0) return hi;
-        return qr[0].toBigInteger().testBit(0) ? hi : lo;
+        int c = qr[1].shiftLeft(1).compareTo(unit);
+        return c < 0 ? lo : c > 0 ? hi : lo.testBit(0) ? hi : lo;
     }
-  }
-
-  static long encodeMagnitude(int f, BigDecimal r) {
-    if (r.signum() == 0) return 0;
-    int p = man(f) + 1;
-    int emin = 1 - bias(f);
-    int e = floorLog2(r);
-    if (e < emin) {
-      return r.divide(pow2(emin - p + 1)).toBigIntegerExact().longValueExact();
-    }
-    long m = r.divide(pow2(e - p + 1)).toBigIntegerExact().longValueExact();
-    return ((long) (e + bias(f)) << man(f)) | (m - (1L << man(f)));
   }
 
   // ---- mode helpers (MODE register layout)
@@ -167,15 +140,15 @@ public final class RefFloat {
     return (mode & (1 << 9)) != 0;
   }
 
-  static boolean saturate(int mode, int f) {
+  public static boolean saturate(int mode, int f) {
     return f == 0 && (mode & (1 << 23)) != 0;
   }
 
-  static long in(int f, long b, int mode) {
+  public static long in(int f, long b, int mode) {
     return flushIn(mode, f) && isSubnormal(f, b) ? b & sign(f) : b;
   }
 
-  static long nanOut(int f, long nan, int mode) {
+  public static long nanOut(int f, long nan, int mode) {
     return ieee(mode) ? nan | (1L << (man(f) - 1)) : nan;
   }
 
@@ -183,8 +156,12 @@ public final class RefFloat {
     return neg ? sign(f) : 0;
   }
 
-  /** Result of an exact value under the mode; an exact zero takes {@code zeroSign}. */
-  static long result(int f, BigDecimal exact, boolean zeroNegative, int mode) {
+  static boolean value0(int f, long b) {
+    return (b & ~sign(f) & (sign(f) * 2 - 1)) == 0;
+  }
+
+  /** Result of an exact value under the mode; an exact zero takes {@code zeroNegative}. */
+  public static long result(int f, Dyadic exact, boolean zeroNegative, int mode) {
     if (exact.signum() == 0) return zeroOf(f, zeroNegative);
     return round(f, exact, rm(mode, f), flushOut(mode, f), saturate(mode, f));
   }
@@ -197,7 +174,7 @@ public final class RefFloat {
     if (isInf(f, a) && isInf(f, b)) return isNeg(f, a) == isNeg(f, b) ? a : defaultNaN(f);
     if (isInf(f, a)) return a;
     if (isInf(f, b)) return b;
-    BigDecimal s = value(f, a).add(value(f, b));
+    Dyadic s = value(f, a).add(value(f, b));
     boolean bothZeroSameSign = value0(f, a) && value0(f, b) && isNeg(f, a) == isNeg(f, b);
     boolean zeroNeg = bothZeroSameSign ? isNeg(f, a) : rm(mode, f) == RDN;
     return result(f, s, zeroNeg, mode);
@@ -214,10 +191,6 @@ public final class RefFloat {
     return result(f, value(f, a).multiply(value(f, b)), neg, mode);
   }
 
-  static boolean value0(int f, long b) {
-    return (b & ~sign(f) & (sign(f) * 2 - 1)) == 0;
-  }
-
   public static long fma(int f, long a, long b, long c, int mode) {
     a = in(f, a, mode);
     b = in(f, b, mode);
@@ -232,8 +205,8 @@ public final class RefFloat {
       return allExp(f) | (negP ? sign(f) : 0);
     }
     if (isInf(f, c)) return c;
-    BigDecimal prod = value(f, a).multiply(value(f, b));
-    BigDecimal s = prod.add(value(f, c));
+    Dyadic prod = value(f, a).multiply(value(f, b));
+    Dyadic s = prod.add(value(f, c));
     boolean zeroNeg;
     if (prod.signum() == 0 && value(f, c).signum() == 0) {
       zeroNeg = negP == isNeg(f, c) ? negP : rm(mode, f) == RDN;
@@ -254,17 +227,5 @@ public final class RefFloat {
     }
     if (isInf(from, b)) return (isNeg(from, b) ? sign(to) : 0) | allExp(to);
     return result(to, value(from, b), isNeg(from, b), mode);
-  }
-
-  public static BigDecimal exact(double d) {
-    return new BigDecimal(d);
-  }
-
-  public static BigDecimal scale(BigDecimal x, int e) {
-    return x.multiply(pow2(e));
-  }
-
-  public static BigDecimal divide(BigDecimal a, BigDecimal b) {
-    return a.divide(b, 400, RoundingMode.HALF_EVEN);
   }
 }

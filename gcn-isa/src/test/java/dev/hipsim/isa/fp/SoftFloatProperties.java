@@ -2,7 +2,6 @@ package dev.hipsim.isa.fp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.math.BigDecimal;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -28,7 +27,7 @@ class SoftFloatProperties {
         Arbitraries.integers().between(-3, 3), FpGen.modes()).as((a, b, nudge, m) -> {
           long c = 0;
           if (!RefFloat.isNaN(f, a) && !RefFloat.isNaN(f, b) && !RefFloat.isInf(f, a) && !RefFloat.isInf(f, b)) {
-            BigDecimal p = RefFloat.value(f, a).multiply(RefFloat.value(f, b)).negate();
+            Dyadic p = RefFloat.value(f, a).multiply(RefFloat.value(f, b)).negate();
             if (p.signum() != 0) c = RefFloat.round(f, p, RefFloat.RNE, false, false) + nudge;
           }
           return new long[] {f, a, b, c, m};
