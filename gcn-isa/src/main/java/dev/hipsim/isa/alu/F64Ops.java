@@ -142,7 +142,17 @@ public final class F64Ops {
     if (isNaN(a)) return nan(a, mode);
     if ((a & Long.MAX_VALUE) == 0) return a | POS_INF;
     if (a < 0) return DEFAULT_NAN;
-    return finish(1.0 / Math.sqrt(Double.longBitsToDouble(a)), mode);
+    return finish(rsqRefined(Double.longBitsToDouble(a)), mode);
+  }
+
+  /** 1/sqrt(x) with one Newton step on an exactly split residual, so the error stays within 1 ULP. */
+  static double rsqRefined(double x) {
+    double r = 1.0 / Math.sqrt(x);
+    if (Double.isInfinite(r) || r == 0) return r;
+    double h = x * r;
+    double hl = Math.fma(x, r, -h);
+    double e = Math.fma(-h, r, 1.0) - hl * r; // 1 - x r^2
+    return Math.fma(r * 0.5, e, r);
   }
 
   public static long sqrt(long a, int mode) {
