@@ -237,36 +237,50 @@ public final class SoftFloat {
    * underflow are judged on the scaled value.
    */
   public static long fmaScaled(int format, long a, long b, long c, int scale, int mode) {
-    a = flushInput(format, a, mode);
-    b = flushInput(format, b, mode);
-    c = flushInput(format, c, mode);
-    boolean infA = FpFormat.isInfinite(format, a);
-    boolean infB = FpFormat.isInfinite(format, b);
-    boolean zeroA = FpFormat.isZero(format, a);
-    boolean zeroB = FpFormat.isZero(format, b);
-    if ((infA && zeroB) || (infB && zeroA)) return FpFormat.defaultNaN(format);
-    if (FpFormat.isNaN(format, a)) return propagateNaN(format, a, mode);
-    if (FpFormat.isNaN(format, b)) return propagateNaN(format, b, mode);
-    if (FpFormat.isNaN(format, c)) return propagateNaN(format, c, mode);
-    boolean negP = FpFormat.isNegative(format, a) != FpFormat.isNegative(format, b);
-    boolean negC = FpFormat.isNegative(format, c);
+    return fmaConvert(format, a, b, c, format, scale, mode);
+  }
+
+  /**
+   * Fused {@code (a * b + c) * 2^scale} on operands of format {@code in}, rounded once to format {@code out}
+   * (V_FMA_MIX_F16/MIXLO/MIXHI compute an f32 FMA that lands in an f16). NaN operands keep their payload as
+   * {@link #convert} does; inputs are flushed per {@code in}'s MODE field, the result per {@code out}'s.
+   */
+  public static long fmaConvert(int in, long a, long b, long c, int out, int scale, int mode) {
+    a = flushInput(in, a, mode);
+    b = flushInput(in, b, mode);
+    c = flushInput(in, c, mode);
+    boolean infA = FpFormat.isInfinite(in, a);
+    boolean infB = FpFormat.isInfinite(in, b);
+    boolean zeroA = FpFormat.isZero(in, a);
+    boolean zeroB = FpFormat.isZero(in, b);
+    if ((infA && zeroB) || (infB && zeroA)) return FpFormat.defaultNaN(out);
+    if (FpFormat.isNaN(in, a)) return nanResult(in, a, out, mode);
+    if (FpFormat.isNaN(in, b)) return nanResult(in, b, out, mode);
+    if (FpFormat.isNaN(in, c)) return nanResult(in, c, out, mode);
+    boolean negP = FpFormat.isNegative(in, a) != FpFormat.isNegative(in, b);
+    boolean negC = FpFormat.isNegative(in, c);
     if (infA || infB) {
-      return FpFormat.isInfinite(format, c) && negC != negP ? FpFormat.defaultNaN(format)
-          : FpFormat.infinity(format, negP);
+      return FpFormat.isInfinite(in, c) && negC != negP ? FpFormat.defaultNaN(out) : FpFormat.infinity(out, negP);
     }
-    if (FpFormat.isInfinite(format, c)) return c;
+    if (FpFormat.isInfinite(in, c)) return FpFormat.infinity(out, negC);
     if (zeroA || zeroB) {
-      if (FpFormat.isZero(format, c)) {
-        return negP == negC ? (negP ? FpFormat.signBit(format) : 0) : cancellationZero(format, mode);
+      if (FpFormat.isZero(in, c)) {
+        return negP == negC ? (negP ? FpFormat.signBit(out) : 0) : cancellationZero(out, mode);
       }
-      return round(format, negC, significand(format, c), exponent(format, c) + scale, mode);
+      return round(out, negC, significand(in, c), exponent(in, c) + scale, mode);
     }
-    long sigA = significand(format, a);
-    long sigB = significand(format, b);
-    int expP = exponent(format, a) + exponent(format, b) + scale;
-    if (FpFormat.isZero(format, c)) return mulFinite(format, negP, sigA, expP, sigB, 0, mode);
-    return fmaFinite(format, negP, Math.multiplyHigh(sigA, sigB), sigA * sigB, expP, negC, significand(format, c),
-        exponent(format, c) + scale, mode);
+    long sigA = significand(in, a);
+    long sigB = significand(in, b);
+    int expP = exponent(in, a) + exponent(in, b) + scale;
+    if (FpFormat.isZero(in, c)) return mulFinite(out, negP, sigA, expP, sigB, 0, mode);
+    return fmaFinite(out, negP, Math.multiplyHigh(sigA, sigB), sigA * sigB, expP, negC, significand(in, c),
+        exponent(in, c) + scale, mode);
+  }
+
+  /** A NaN operand of format {@code in} as a result in format {@code out}. */
+  static long nanResult(int in, long nan, int out, int mode) {
+    if (in == out) return propagateNaN(out, nan, mode);
+    return convert(in, nan, out, mode);
   }
 
   /**
