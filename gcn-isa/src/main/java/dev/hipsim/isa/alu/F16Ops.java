@@ -35,7 +35,22 @@ public final class F16Ops {
     return (FpMode.ieee(mode) ? a | 0x200 : a) & 0xffff;
   }
 
+  /** Nearest even, f16 denormals kept, no FP16_OVFL: exact in double, one rounding to half. */
+  static boolean fast(int mode) {
+    return (mode & (FpMode.FP16_OVFL_BIT | 0xcc)) == 0xc0;
+  }
+
+  static double d(int a) {
+    return Half.toFloat(a & 0xffff);
+  }
+
   public static int add(int a, int b, int mode) {
+    if (fast(mode)) {
+      if (isNaN(a)) return nan(a, mode);
+      if (isNaN(b)) return nan(b, mode);
+      double r = d(a) + d(b); // exact: every f16 sum fits in 53 bits
+      return r != r ? DEFAULT_NAN : Half.fromDouble(r);
+    }
     return (int) SoftFloat.add(F16, u(a), u(b), mode);
   }
 
@@ -44,11 +59,37 @@ public final class F16Ops {
   }
 
   public static int mul(int a, int b, int mode) {
+    if (fast(mode)) {
+      if (isNaN(a)) return nan(a, mode);
+      if (isNaN(b)) return nan(b, mode);
+      double r = d(a) * d(b); // exact
+      return r != r ? DEFAULT_NAN : Half.fromDouble(r);
+    }
     return (int) SoftFloat.mul(F16, u(a), u(b), mode);
   }
 
   /** V_FMA_F16, V_FMA_LEGACY_F16, V_FMAC (packed forms use this per half). */
   public static int fma(int a, int b, int c, int mode) {
+    if (fast(mode)) {
+      int ma = a & 0x7fff;
+      int mb = b & 0x7fff;
+      if ((ma == POS_INF && mb == 0) || (mb == POS_INF && ma == 0)) return DEFAULT_NAN;
+      if (isNaN(a)) return nan(a, mode);
+      if (isNaN(b)) return nan(b, mode);
+      if (isNaN(c)) return nan(c, mode);
+      double p = d(a) * d(b); // exact
+      double z = d(c);
+      double s = p + z;
+      if (s != s) return DEFAULT_NAN;
+      if (!Double.isInfinite(s)) {
+        // The rounding error of p + z is exact (TwoSum); rounding the double to odd makes the final
+        // rounding to half correct.
+        double zv = s - p;
+        double err = (p - (s - zv)) + (z - zv);
+        if (err != 0 && (Double.doubleToRawLongBits(s) & 1) == 0) s = Math.nextAfter(s, err > 0 ? 1e300 : -1e300);
+      }
+      return Half.fromDouble(s);
+    }
     return (int) SoftFloat.fma(F16, u(a), u(b), u(c), mode);
   }
 

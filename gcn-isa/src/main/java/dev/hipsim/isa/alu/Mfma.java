@@ -35,6 +35,10 @@ public final class Mfma {
   private static final class Scratch {
     final long[] a = new long[1024];
     final long[] b = new long[2048];
+    final float[] af = new float[1024];
+    final float[] bf = new float[1024];
+    final double[] ad = new double[1024];
+    final double[] bd = new double[1024];
     final int[] d = new int[64 * 32];
   }
 
@@ -153,6 +157,28 @@ public final class Mfma {
         }
       }
     }
+    // Java's fused multiply-add is IEEE nearest-even with denormals, i.e. the matrix core's arithmetic; only NaN
+    // results need the architectural NaN rules, so an element whose fast result is NaN is recomputed bit by bit.
+    int elementsA = blocks * m * kk;
+    int elementsB = blocks * kk * n;
+    float[] af = s.af;
+    float[] bf = s.bf;
+    double[] ad = s.ad;
+    double[] bd = s.bd;
+    for (int x = 0; x < elementsA; x++) {
+      if (f64) {
+        ad[x] = Double.longBitsToDouble(av[x]);
+      } else {
+        af[x] = Float.intBitsToFloat((int) av[x]);
+      }
+    }
+    for (int x = 0; x < elementsB; x++) {
+      if (f64) {
+        bd[x] = Double.longBitsToDouble(bv[x]);
+      } else {
+        bf[x] = Float.intBitsToFloat((int) bv[x]);
+      }
+    }
     int[] d = s.d;
     int regsCd = op.registersCd();
     for (int b = 0; b < blocks; b++) {
@@ -166,7 +192,13 @@ public final class Mfma {
             long acc = srcC >= 0 ? (regs[(srcC + reg) * 64 + lane] & 0xffffffffL)
                 | (long) regs[(srcC + reg + 1) * 64 + lane] << 32 : cConst;
             if (negC) acc ^= Long.MIN_VALUE;
-            for (int k = 0; k < kk; k++) acc = F64Ops.fma(av[aBase + k], bv[bBase + k * n], acc, MATRIX_MODE);
+            double fast = Double.longBitsToDouble(acc);
+            for (int k = 0; k < kk; k++) fast = Math.fma(ad[aBase + k], bd[bBase + k * n], fast);
+            if (fast == fast) {
+              acc = Double.doubleToRawLongBits(fast);
+            } else {
+              for (int k = 0; k < kk; k++) acc = F64Ops.fma(av[aBase + k], bv[bBase + k * n], acc, MATRIX_MODE);
+            }
             d[reg * 64 + lane] = (int) acc;
             d[(reg + 1) * 64 + lane] = (int) (acc >>> 32);
           } else if (op.typeCd == MfmaType.I32) {
@@ -175,8 +207,14 @@ public final class Mfma {
             d[reg * 64 + lane] = acc;
           } else {
             int acc = srcC >= 0 ? regs[(srcC + reg) * 64 + lane] : (int) cConst;
-            for (int k = 0; k < kk; k++) {
-              acc = F32Ops.fma((int) av[aBase + k], (int) bv[bBase + k * n], acc, MATRIX_MODE);
+            float fast = Float.intBitsToFloat(acc);
+            for (int k = 0; k < kk; k++) fast = Math.fma(af[aBase + k], bf[bBase + k * n], fast);
+            if (fast == fast) {
+              acc = Float.floatToRawIntBits(fast);
+            } else {
+              for (int k = 0; k < kk; k++) {
+                acc = F32Ops.fma((int) av[aBase + k], (int) bv[bBase + k * n], acc, MATRIX_MODE);
+              }
             }
             d[reg * 64 + lane] = acc;
           }

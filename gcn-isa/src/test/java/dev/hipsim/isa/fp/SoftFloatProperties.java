@@ -98,6 +98,16 @@ class SoftFloatProperties {
     }
   }
 
+  /** Half.fromDouble (the f16 fast paths' final rounding) against the reference, across the half range. */
+  @Property(tries = 4000)
+  void halfFromDoubleRoundsToNearestEven(@ForAll double x, @ForAll @IntRange(min = -30, max = 17) int scale) {
+    if (Double.isNaN(x) || Double.isInfinite(x)) return;
+    double v = Math.scalb(Math.abs(x) < 1e-300 ? x : x / Math.scalb(1.0, Math.getExponent(x)), scale);
+    long expected = v == 0 ? (Double.doubleToRawLongBits(v) < 0 ? 0x8000 : 0)
+        : RefFloat.round(FpFormat.F16, Dyadic.of(v), RefFloat.RNE, false, false);
+    assertThat((long) Half.fromDouble(v)).as("%s", v).isEqualTo(expected);
+  }
+
   private static long bits(float f) {
     return Float.floatToRawIntBits(f) & 0xffffffffL;
   }
