@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A software GPU for AMD's ROCm: run, inspect and debug HIP programs without an AMD GPU.",
-    subcommands = {InspectCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {InspectCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
@@ -20,6 +20,8 @@ public final class Main implements Runnable {
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
     cli.setExecutionExceptionHandler(new ErrorReporter());
+    // Everything after the program name belongs to the program, options included.
+    cli.getSubcommands().get("run").setStopAtPositional(true);
     return cli.execute(args);
   }
 
