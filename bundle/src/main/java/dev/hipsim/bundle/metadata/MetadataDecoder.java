@@ -128,7 +128,13 @@ public final class MetadataDecoder {
       if (parts.length != count + 1) throw new NumberFormatException("fewer argument sizes than " + count);
       List<Integer> sizes = new ArrayList<>(count);
       for (int i = 0; i < count; i++) sizes.add(Integer.parseInt(parts[i]));
-      return new PrintfFormat(id, Collections.unmodifiableList(sizes), parts[count], raw);
+      String format = parts[count];
+      Optional<String> hash = Optional.empty();
+      if (count == 0 && format.matches("(?s)[0-9a-f]{16},.*")) {
+        hash = Optional.of(format.substring(0, 16));
+        format = format.substring(17);
+      }
+      return new PrintfFormat(id, Collections.unmodifiableList(sizes), hash, format, raw);
     } catch (NumberFormatException e) {
       throw new MetadataFormatException(fileOffset, "amdhsa.printf item " + index + " '" + raw
           + "' is not ID:N:sizes:format (" + e.getMessage() + ")");
