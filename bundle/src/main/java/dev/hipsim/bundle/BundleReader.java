@@ -313,10 +313,19 @@ public final class BundleReader {
     }
   }
 
+  /** The first non-zero byte at or after {@code at} (or {@code end}); scans views of the data, not single reads. */
   private static long skipZeros(ByteSource in, long at, long end) throws BundleFormatException {
     try {
-      while (at < end && in.u8(at) == 0) at++;
-      return at;
+      while (at < end) {
+        int chunk = (int) Math.min(end - at, 1 << 16);
+        java.nio.ByteBuffer view = in.slice(at, chunk);
+        int i = 0;
+        while (i + 8 <= chunk && view.getLong(i) == 0) i += 8;
+        while (i < chunk && view.get(i) == 0) i++;
+        if (i < chunk) return at + i;
+        at += chunk;
+      }
+      return end;
     } catch (ElfFormatException e) {
       throw new BundleFormatException(at, "cannot read between bundles: " + e.getMessage());
     }
