@@ -2,7 +2,15 @@ package dev.hipsim.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hipsim.bundle.BundleEntry;
+import dev.hipsim.bundle.BundleLocation;
+import dev.hipsim.bundle.FatBinaryFile;
+import dev.hipsim.bundle.OffloadBundle;
+import dev.hipsim.bundle.ReadOptions;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -20,8 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code hipsim inspect --json} and {@code hipsim extract} on Debian's librocrand1 and librocsparse0, each in a child
- * JVM limited to {@code -Xmx512m}: they must succeed, and the GC log gives the peak heap. (Byte parity of every code
- * object with clang-offload-bundler is checked by the bundle module's RealWorldBundleTest.)
+ * JVM limited to {@code -Xmx512m}: they must succeed (the GC log gives the peak heap), and every file extract writes
+ * must be byte-identical to what clang-offload-bundler unbundles.
  */
 @Tag("real-world")
 class RealWorldCliTest {
@@ -52,6 +60,61 @@ class RealWorldCliTest {
     assertThat(files).isEqualTo(name.startsWith("librocrand") ? 7 : 777);
     System.out.printf("real-world %s: extract of %d code objects (%d MB) in %.1f s with -Xmx512m, %s%n", name, files,
         bytes >> 20, extract.seconds(), extract.heap());
+    int same = compareWithClangOffloadBundler(library, out, dir);
+    assertThat((long) same).isEqualTo(files);
+    System.out.printf("real-world %s: %d extracted files byte-identical to clang-offload-bundler's%n", name, same);
+  }
+
+  /**
+   * Unbundles every bundle of the library with clang-offload-bundler (LLVM 22's; LLVM 15's for the bundles whose host
+   * entry LLVM 22 refuses, as testdata/build.sh does) and compares each result with the file extract wrote.
+   */
+  private static int compareWithClangOffloadBundler(Path library, Path extracted, Path dir) throws Exception {
+    Path llvm22 = Paths.get("/usr/lib/llvm-22/bin/clang-offload-bundler");
+    Path llvm15 = Paths.get("/usr/lib/llvm-15/bin/clang-offload-bundler");
+    Assumptions.assumeTrue(Files.isExecutable(llvm22), "skipped: " + llvm22 + " is not installed");
+    int same = 0;
+    try (FatBinaryFile f = FatBinaryFile.open(library, ReadOptions.DEFAULT)) {
+      for (BundleLocation l : f.bundles()) {
+        OffloadBundle b = f.openBundle(l);
+        Path bundle = dir.resolve("bundle");
+        try (FileChannel ch = FileChannel.open(bundle, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+          ByteBuffer whole = f.source().slice(l.offset(), l.length());
+          while (whole.hasRemaining()) ch.write(whole);
+        }
+        List<BundleEntry> device = b.deviceEntries();
+        List<String> command = new ArrayList<>(List.of(llvm22.toString(), "--unbundle", "--type=o",
+            "--input=" + bundle, "--targets=" + String.join(",", device.stream().map(BundleEntry::id).toList())));
+        for (int i = 0; i < device.size(); i++) command.add("--output=" + dir.resolve("theirs" + i));
+        if (run(command) != 0) {
+          Assumptions.assumeTrue(Files.isExecutable(llvm15), "skipped: LLVM 22's bundler refuses bundle "
+              + b.index() + " and " + llvm15 + " is not installed");
+          command.set(0, llvm15.toString());
+          assertThat(run(command)).isZero();
+        }
+        String stem = library.getFileName() + "-" + b.index() + "-";
+        for (int i = 0; i < device.size(); i++) {
+          Path theirs = dir.resolve("theirs" + i);
+          Path ours = extracted.resolve(stem + device.get(i).targetLabel().replace(':', '_') + ".hsaco");
+          assertThat(Files.mismatch(ours, theirs)).as("%s vs the bundler's", ours).isEqualTo(-1L);
+          Files.delete(theirs);
+          Files.delete(ours);
+          same++;
+        }
+      }
+    }
+    return same;
+  }
+
+  private static int run(List<String> command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new IOException("timed out: " + command);
+    }
+    return p.exitValue();
   }
 
   record Run(int status, String stderr, long stdoutBytes, double seconds, long heapPeakMb, long liveMb) {

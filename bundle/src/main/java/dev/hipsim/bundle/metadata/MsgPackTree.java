@@ -33,8 +33,10 @@ final class MsgPackTree {
   /** Decodes the single value in {@code data} (the note descriptor at {@code fileOffset}). */
   static MsgNode read(byte[] data, long fileOffset) throws MetadataFormatException {
     MsgPackTree tree = new MsgPackTree(data, fileOffset);
-    try (MessageUnpacker u = tree.unpacker) {
-      return tree.value(0);
+    try {
+      MsgNode root = tree.value(0);
+      tree.unpacker.close();
+      return root;
     } catch (IOException | MessagePackException e) {
       if (e instanceof MetadataFormatException m) throw m;
       throw new MetadataFormatException(fileOffset, "malformed MessagePack near byte " + tree.position() + ": "
