@@ -83,8 +83,9 @@ final class TextReport implements InspectReport {
 
   @Override
   public void offloadBinary(OffloadBinary b) {
-    out.printf("offload binary %d at file offset 0x%x: version %d, %d bytes%s, %d images%n", b.index(), b.offset(),
-        b.version(), b.length(), b.compressed() ? " (compressed)" : "", b.images().size());
+    out.printf("offload binary %d at file offset 0x%x: version %d, %d bytes%s, %d image%s%n", b.index(), b.offset(),
+        b.version(), b.length(), b.compressed() ? " (compressed)" : "", b.images().size(),
+        b.images().size() == 1 ? "" : "s");
   }
 
   @Override
@@ -136,6 +137,13 @@ final class TextReport implements InspectReport {
         out.println(s);
       }
     }
-    for (PrintfFormat p : md.get().printf()) out.printf("%s  printf %d: %s%n", indent, p.id(), p.raw());
+    for (PrintfFormat p : md.get().printf()) {
+      out.printf("%s  printf %d%s: \"%s\" (argument sizes %s)%n", indent, p.id(),
+          p.hipHash().map(h -> " hash " + h).orElse(""), escape(p.format()), p.argumentSizes());
+    }
+  }
+
+  private static String escape(String s) {
+    return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\"", "\\\"");
   }
 }

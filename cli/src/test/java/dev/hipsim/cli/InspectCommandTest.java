@@ -61,6 +61,16 @@ class InspectCommandTest {
         .contains("arg 4: offset 32 size 4 hidden_block_count_x");
   }
 
+  @Test
+  void textReportShowsPrintfFormatsAndOffloadBinaries() {
+    Cli printf = Cli.run("inspect", Corpus.root().resolve("extras/printf_buffered.hsaco").toString());
+    assertThat(printf.status()).isZero();
+    assertThat(printf.out()).contains("printf 0 hash 29b771ae2c1216dd: \"lane %d of %d: %f\\n\" (argument sizes [])");
+    Cli rdc = Cli.run("inspect", Corpus.root().resolve("extras/vector_add-rdc.o").toString());
+    assertThat(rdc.out()).contains("host ELF (x86-64 relocatable-object)")
+        .contains("image 0: kind llvm ir, producer hip, triple amdgcn-amd-amdhsa, arch gfx942:xnack+, 32196 bytes");
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("binaries")
   @SuppressWarnings("unchecked")
