@@ -15,6 +15,7 @@ import java.util.Optional;
  * type; keys this decoder does not know are kept as text in {@code otherFields}.
  */
 public final class MetadataDecoder {
+  private static final java.util.regex.Pattern HIP_HASH = java.util.regex.Pattern.compile("[0-9a-f]{16},");
   private MetadataDecoder() {}
 
   /** The metadata of a code object, or empty when it has no {@code NT_AMDGPU_METADATA} note (code object v2). */
@@ -96,8 +97,9 @@ public final class MetadataDecoder {
     long offset = f.unsigned(".offset");
     long size = f.unsigned(".size");
     String kindName = f.string(".value_kind");
-    Optional<AddressSpace> space = f.optionalString(".address_space").isEmpty() ? Optional.empty()
-        : Optional.of(enumValue(f, ".address_space", AddressSpace.of(f.optionalString(".address_space").get())));
+    Optional<String> spaceName = f.optionalString(".address_space");
+    Optional<AddressSpace> space = spaceName.isEmpty() ? Optional.empty()
+        : Optional.of(enumValue(f, ".address_space", AddressSpace.of(spaceName.get())));
     Optional<Access> access = accessOf(f, ".access");
     Optional<Access> actual = accessOf(f, ".actual_access");
     return new KernelArgument(name, typeName, offset, size, ValueKind.of(kindName), kindName, space, access, actual,
@@ -130,7 +132,7 @@ public final class MetadataDecoder {
       for (int i = 0; i < count; i++) sizes.add(Integer.parseInt(parts[i]));
       String format = parts[count];
       Optional<String> hash = Optional.empty();
-      if (count == 0 && format.matches("(?s)[0-9a-f]{16},.*")) {
+      if (count == 0 && HIP_HASH.matcher(format).lookingAt()) {
         hash = Optional.of(format.substring(0, 16));
         format = format.substring(17);
       }
