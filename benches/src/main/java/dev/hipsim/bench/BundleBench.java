@@ -42,6 +42,11 @@ import org.openjdk.jmh.infra.Blackhole;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class BundleBench {
+  /** Distinct, valid target IDs for the entries of the large bundle. */
+  private static final String[] PROCESSORS = {"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a",
+      "gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", "gfx1010", "gfx1011", "gfx1012", "gfx1030", "gfx1031",
+      "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201"};
+
   @Param({"corpus", "large"})
   public String input;
 
@@ -58,9 +63,10 @@ public class BundleBench {
       List<BundleWriter.Input> entries = new ArrayList<>();
       entries.add(new BundleWriter.Input("host-x86_64-unknown-linux-gnu-", new byte[0]));
       try (Stream<Path> dirs = Files.list(BenchData.testdata().resolve("gfx90a-v4"))) {
-        for (Path d : dirs.filter(p -> p.toString().endsWith(".co")).sorted().toList()) {
-          entries.add(new BundleWriter.Input("hipv4-amdgcn-amd-amdhsa--gfx90a:" + d.getFileName(),
-              Files.readAllBytes(d.resolve("0-gfx90a.hsaco"))));
+        List<Path> codeObjects = dirs.filter(p -> p.toString().endsWith(".co")).sorted().toList();
+        for (int i = 0; i < codeObjects.size() && i < PROCESSORS.length; i++) {
+          entries.add(new BundleWriter.Input("hipv4-amdgcn-amd-amdhsa--" + PROCESSORS[i] + ":xnack-",
+              Files.readAllBytes(codeObjects.get(i).resolve("0-gfx90a.hsaco"))));
         }
       }
       plainBytes = BundleWriter.plain(entries, BundleWriter.HIP_ALIGNMENT);
