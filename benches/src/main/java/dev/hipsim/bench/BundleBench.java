@@ -33,7 +33,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Listing and extracting bundles: a plain section (zero-copy views) and the same code objects compressed with zstd
  * (CCOB v3, decompressed on every open). {@code corpus} is multi_tu's .hip_fatbin (three bundles, 42 KB); {@code
- * large} packs every gfx90a-v4 code object of the corpus into one bundle (about 1.5 MB).
+ * large} packs the gfx90a-debug code objects of the corpus (18 entries) into one bundle of 1.6 MB.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -62,7 +62,7 @@ public class BundleBench {
     } else {
       List<BundleWriter.Input> entries = new ArrayList<>();
       entries.add(new BundleWriter.Input("host-x86_64-unknown-linux-gnu-", new byte[0]));
-      try (Stream<Path> dirs = Files.list(BenchData.testdata().resolve("gfx90a-v4"))) {
+      try (Stream<Path> dirs = Files.list(BenchData.testdata().resolve("gfx90a-debug"))) {
         List<Path> codeObjects = dirs.filter(p -> p.toString().endsWith(".co")).sorted().toList();
         for (int i = 0; i < codeObjects.size() && i < PROCESSORS.length; i++) {
           entries.add(new BundleWriter.Input("hipv4-amdgcn-amd-amdhsa--" + PROCESSORS[i] + ":xnack-",
