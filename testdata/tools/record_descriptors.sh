@@ -13,6 +13,6 @@ while IFS=$'\t' read -r variant program bundle id size sha; do
   out="${co%.hsaco}.kd.txt"
   : > "$out"
   for kd in $("$LLVM22/llvm-readelf" -W --dyn-syms "$co" | awk '$NF ~ /\.kd$/ {print $NF}' | sort -u); do
-    "$LLVM22/llvm-objdump" -D --disassemble-symbols="$kd" --mcpu="$cpu" "$co" | sed -n '/^\.amdhsa_kernel/,/^\.end_amdhsa_kernel/p' >> "$out"
+    "$LLVM22/llvm-objdump" -D --disassemble-symbols="$kd" --mcpu="$cpu" "$co" | sed -n -e '/^; error decoding/p' -e '/^\.amdhsa_kernel/,/^\.end_amdhsa_kernel/p' >> "$out"
   done
 done < "$here/manifest.tsv"

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A software GPU for AMD's ROCm: run, inspect and debug HIP programs without an AMD GPU.",
-    subcommands = {InspectCommand.class, ExtractCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {InspectCommand.class, ExtractCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
@@ -35,6 +35,8 @@ public final class Main implements Runnable {
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler(new ErrorReporter());
+    // Everything after the program name belongs to the program, options included.
+    cli.getSubcommands().get("run").setStopAtPositional(true);
     try {
       return cli.execute(args);
     } finally {
