@@ -41,8 +41,22 @@ class InspectCommandTest {
   static final List<String> IMAGE = List.of("index", "kind", "producer", "flags", "triple", "arch", "offset", "size",
       "strings", "codeObject");
 
+  /** Host binaries and bare bundles (module_kernels.co): every file with a recorded bundles.tsv. */
   static Stream<Path> binaries() {
-    return Corpus.hostBinaries().stream();
+    return corpusFiles().stream();
+  }
+
+  static List<Path> corpusFiles() {
+    List<Path> out = new ArrayList<>();
+    for (String v : Corpus.variants()) {
+      try (Stream<Path> s = Files.list(Corpus.root().resolve(v))) {
+        s.filter(Files::isRegularFile).filter(p -> Files.isRegularFile(Corpus.recorded(p, "bundles.tsv"))).sorted()
+            .forEach(out::add);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return out;
   }
 
   @Test
@@ -79,7 +93,7 @@ class InspectCommandTest {
     assertThat(r.status()).as(r.err()).isZero();
     Map<String, Object> root = (Map<String, Object>) Json.parse(r.out());
     checkShape(root);
-    assertThat(root.get("kind")).isEqualTo("host-elf");
+    assertThat(root.get("kind")).isIn("host-elf", "bundle");
     List<Object> bundles = (List<Object>) root.get("bundles");
     for (Object b : bundles) {
       Map<String, Object> bundle = (Map<String, Object>) b;

@@ -38,6 +38,20 @@ public final class BundleCorpus {
     return out;
   }
 
+  /** Every file with a recorded {@code .bundles.tsv}: host binaries and bare bundles (module_kernels.co). */
+  public static List<Path> filesWithBundles() {
+    List<Path> out = new ArrayList<>();
+    for (String v : Corpus.variants()) {
+      try (java.util.stream.Stream<Path> s = Files.list(Corpus.root().resolve(v))) {
+        s.filter(Files::isRegularFile).filter(p -> Files.isRegularFile(Corpus.recorded(p, "bundles.tsv"))).sorted()
+            .forEach(out::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return out;
+  }
+
   public static Path extras() {
     return Corpus.root().resolve("extras");
   }
