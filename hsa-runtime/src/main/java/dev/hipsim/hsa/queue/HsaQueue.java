@@ -336,7 +336,7 @@ public final class HsaQueue {
     if (scratch != null && scratch.laneBytes() >= lane && scratch.slots() >= wavesPerGroup) return;
     long want = Math.max(lane, scratch == null ? 0 : scratch.laneBytes());
     long maxSlots = (long) agent.computeUnits() * agent.maxScratchSlotsPerCu();
-    ScratchPlan plan = ScratchPlan.of(want, maxSlots, scratchLimit, wavesPerGroup);
+    ScratchPlan plan = ScratchPlan.of(want, maxSlots, Math.min(scratchLimit, agent.vramPool().size()), wavesPerGroup);
     Allocation backing;
     while (true) {
       try {
