@@ -55,7 +55,11 @@ public final class Executable {
       throw new HsaException(HsaStatus.FROZEN_EXECUTABLE, "cannot load " + reader.source() + ": the executable is frozen");
     }
     CodeObject co = reader.codeObject();
-    TargetCheck.check(co.target(), agent);
+    try {
+      TargetCheck.check(co.target(), agent);
+    } catch (CodeObjectException e) {
+      throw withSource(reader, e);
+    }
     for (String name : definedNames(co)) {
       ExecutableSymbol clash = symbols.get(new Key(agent.gpuId(), name));
       if (clash != null) {
@@ -85,13 +89,18 @@ public final class Executable {
       loaded.add(lco);
       allocations.add(segment);
       return lco;
+    } catch (CodeObjectException e) {
+      memory.free(segment.address());
+      throw withSource(reader, e);
     } catch (HsaException e) {
       memory.free(segment.address());
-      if (e instanceof CodeObjectException && !reader.source().equals("memory")) {
-        throw new CodeObjectException(e.status(), reader.source() + ": " + e.detail(), e);
-      }
       throw e;
     }
+  }
+
+  private static CodeObjectException withSource(CodeObjectReader reader, CodeObjectException e) {
+    if (reader.source().equals("memory")) return e;
+    return new CodeObjectException(e.status(), reader.source() + ": " + e.detail(), e);
   }
 
   private static List<String> definedNames(CodeObject co) {
