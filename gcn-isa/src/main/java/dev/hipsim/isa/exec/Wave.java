@@ -42,6 +42,12 @@ public final class Wave {
   /** Vector registers the kernel allocated (architectural plus accumulation), for bounds and clearing. */
   public int vgprCount;
 
+  /**
+   * GPR indexing mode (s_set_gpr_idx_on): which VALU operands (bit 0 src0, 1 src1, 2 src2, 3 dst) are offset by
+   * M0[7:0]; 0 when off.
+   */
+  public int gprIdxMask;
+
   public WaveStatus status = WaveStatus.RUNNING;
 
   // identity
@@ -103,6 +109,7 @@ public final class Wave {
     scc = 0;
     mode = 0;
     trapsts = 0;
+    gprIdxMask = 0;
     pc = 0;
     vgprCount = vgprs;
     accOffset = accumulationOffset;
