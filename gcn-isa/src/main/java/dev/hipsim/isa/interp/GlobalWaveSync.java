@@ -2,7 +2,6 @@ package dev.hipsim.isa.interp;
 
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.MemoryFields;
-import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Slot;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.exec.DispatchShared;
@@ -18,9 +17,10 @@ final class GlobalWaveSync {
   private GlobalWaveSync() {}
 
   static Op compile(Instruction inst) {
-    switch (inst.operation()) {
-      case DS_GWS_BARRIER: return new Barrier(inst);
-      case DS_GWS_INIT: return new Init(inst);
+    // By name: the operations exist once the decoder's DS table lists the GDS opcodes.
+    switch (inst.operation().name()) {
+      case "DS_GWS_BARRIER": return new Barrier(inst);
+      case "DS_GWS_INIT": return new Init(inst);
       default: return null;
     }
   }
