@@ -42,6 +42,15 @@ public final class Wave {
   /** Vector registers the kernel allocated (architectural plus accumulation), for bounds and clearing. */
   public int vgprCount;
 
+  /**
+   * GPR indexing mode (s_set_gpr_idx_on): which VALU operands (bit 0 src0, 1 src1, 2 src2, 3 dst) are offset by
+   * M0[7:0]; 0 when off.
+   */
+  public int gprIdxMask;
+
+  /** The GWS barrier generation this wave waits to see pass, or -1 when it is not waiting at a GWS barrier. */
+  public long gwsWait = -1;
+
   public WaveStatus status = WaveStatus.RUNNING;
 
   // identity
@@ -103,6 +112,8 @@ public final class Wave {
     scc = 0;
     mode = 0;
     trapsts = 0;
+    gprIdxMask = 0;
+    gwsWait = -1;
     pc = 0;
     vgprCount = vgprs;
     accOffset = accumulationOffset;

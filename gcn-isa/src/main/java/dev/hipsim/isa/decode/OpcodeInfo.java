@@ -1,0 +1,106 @@
+package dev.hipsim.isa.decode;
+
+import java.util.List;
+
+/**
+ * One row of an opcode table: what an opcode of a format means on a target and how LLVM shows it.
+ *
+ * <p>The two masks come from probing LLVM's disassembler bit by bit: a set bit of {@code zeroMask} must be clear for
+ * the word to be this instruction (LLVM rejects it otherwise), a set bit of {@code liveMask} is a control bit the
+ * instruction uses (a modifier, a cache bit, an offset). Control bits in neither mask are ignored.
+ */
+public final class OpcodeInfo {
+  /** DS: two 8-bit offsets (offset0/offset1) rather than one 16-bit offset. */
+  public static final int FLAG_TWO_OFFSETS = 1;
+  /** DS: the offset is a swizzle pattern (ds_swizzle_b32). */
+  public static final int FLAG_SWIZZLE = 2;
+  /** SOPK s_setreg_imm32_b32: a 32-bit literal follows the instruction. */
+  public static final int FLAG_LITERAL = 4;
+  /** VOP3P: packed math (op_sel_hi defaults to all ones). */
+  public static final int FLAG_PACKED = 8;
+  /** DPP: a double-precision ALU operation (only row_newbcast is legal). */
+  public static final int FLAG_DP_ALU = 16;
+
+  private final Format format;
+  private final int opcode;
+  private final Operation operation;
+  private final String mnemonic;
+  private final long zeroMask;
+  private final long liveMask;
+  private final int flags;
+  private final ImmStyle immStyle;
+  private final OperandSpec[] operands;
+
+  OpcodeInfo(Format format, int opcode, Operation operation, String mnemonic, long zeroMask, long liveMask,
+      int flags, ImmStyle immStyle, OperandSpec[] operands) {
+    this.format = format;
+    this.opcode = opcode;
+    this.operation = operation;
+    this.mnemonic = mnemonic;
+    this.zeroMask = zeroMask;
+    this.liveMask = liveMask;
+    this.flags = flags;
+    this.immStyle = immStyle;
+    this.operands = operands;
+  }
+
+  public Format format() {
+    return format;
+  }
+
+  public int opcode() {
+    return opcode;
+  }
+
+  public Operation operation() {
+    return operation;
+  }
+
+  /** The mnemonic as LLVM prints it, with its encoding suffix (_e32, _e64, _dpp, _sdwa) where LLVM shows one. */
+  public String mnemonic() {
+    return mnemonic;
+  }
+
+  public long zeroMask() {
+    return zeroMask;
+  }
+
+  public long liveMask() {
+    return liveMask;
+  }
+
+  /** Whether any of the given control bits is used by this instruction. */
+  public boolean uses(long bits) {
+    return (liveMask & bits) != 0;
+  }
+
+  /** SOPP/SOPK: how the 16-bit immediate is shown. */
+  public ImmStyle immStyle() {
+    return immStyle;
+  }
+
+  public boolean hasFlag(int flag) {
+    return (flags & flag) != 0;
+  }
+
+  public List<OperandSpec> operands() {
+    return List.of(operands);
+  }
+
+  OperandSpec[] operandArray() {
+    return operands;
+  }
+
+  /** The operand spec of a slot, or null. */
+  public OperandSpec operand(Slot slot) {
+    for (OperandSpec s : operands) {
+      if (s.slot() == slot) return s;
+    }
+    return null;
+  }
+
+  @Override
+  public String toString() {
+    return format + " " + opcode + " " + mnemonic;
+  }
+}
