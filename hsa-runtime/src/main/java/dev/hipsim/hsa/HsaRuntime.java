@@ -3,6 +3,7 @@ package dev.hipsim.hsa;
 import dev.hipsim.hsa.dispatch.Dispatcher;
 import dev.hipsim.hsa.dispatch.KernargArena;
 import dev.hipsim.hsa.loader.Executable;
+import dev.hipsim.hsa.loader.ExecutableSymbol;
 import dev.hipsim.hsa.memory.Allocation;
 import dev.hipsim.hsa.memory.MemoryManager;
 import dev.hipsim.hsa.memory.MemoryPool;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The HSA runtime of one process ({@code hsa_init} … {@code hsa_shut_down}): opens the KFD, acquires a VM on every
@@ -38,6 +40,7 @@ public final class HsaRuntime implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final Map<Integer, Allocation> doorbells = new HashMap<>();
   private final List<HsaQueue> queues = new ArrayList<>();
+  private final List<Executable> executables = new ArrayList<>();
   private boolean shutDown;
 
   private HsaRuntime(Kfd kfd, HsaOptions options) throws HsaException {
@@ -151,9 +154,26 @@ public final class HsaRuntime implements AutoCloseable {
   }
 
   /** {@code hsa_executable_create_alt}. */
-  public Executable createExecutable() throws HsaException {
+  public synchronized Executable createExecutable() throws HsaException {
     checkUp();
-    return new Executable(memory);
+    executables.removeIf(Executable::isDestroyed);
+    Executable e = new Executable(memory);
+    executables.add(e);
+    return e;
+  }
+
+  /**
+   * The kernel whose handle (descriptor address) is {@code kernelObject}, in any live executable: what names a
+   * dispatch in the device's errors and statistics.
+   */
+  public synchronized Optional<ExecutableSymbol.Kernel> kernelAt(long kernelObject) {
+    for (Executable e : executables) {
+      if (e.isDestroyed()) continue;
+      for (ExecutableSymbol s : e.symbols()) {
+        if (s instanceof ExecutableSymbol.Kernel k && k.kernelObject() == kernelObject) return Optional.of(k);
+      }
+    }
+    return Optional.empty();
   }
 
   /** Kernel launches and barrier packets. */

@@ -79,7 +79,7 @@ public final class Dispatcher {
       DispatchPacket packet = new DispatchPacket(header, geometry.dimensions(), geometry.groupX(), geometry.groupY(),
           geometry.groupZ(), (int) geometry.gridX(), (int) geometry.gridY(), (int) geometry.gridZ(), (int) privateSize,
           (int) group, kernel.kernelObject(), kernargAddress, completion == null ? 0 : completion.handle());
-      long id = queue.dispatch(AqlPackets.kernelDispatch(packet));
+      long id = queue.dispatch(AqlPackets.kernelDispatch(packet), Math.max(privateSize, kernel.privateSegmentSize()));
       return new Launch(id, packet, kernargAddress);
     } catch (HsaException e) {
       kernargs.release(kernargAddress);

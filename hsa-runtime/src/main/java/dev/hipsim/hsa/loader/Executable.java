@@ -47,6 +47,10 @@ public final class Executable {
     return state;
   }
 
+  public synchronized boolean isDestroyed() {
+    return destroyed;
+  }
+
   /** {@code hsa_executable_load_agent_code_object}. */
   public synchronized LoadedCodeObject loadAgentCodeObject(CodeObjectReader reader, GpuAgent agent)
       throws HsaException {
@@ -209,7 +213,7 @@ public final class Executable {
     return symbols.values().stream().filter(s -> s.agent().gpuId() == agent.gpuId()).toList();
   }
 
-  /** Every symbol of every agent, in load order. */
+  /** Every symbol of every agent, in load order (none once destroyed). */
   public synchronized List<ExecutableSymbol> symbols() {
     return List.copyOf(symbols.values());
   }

@@ -8,6 +8,8 @@ import dev.hipsim.hsa.HsaStatus;
 import dev.hipsim.hsa.memory.Allocation;
 import dev.hipsim.hsa.memory.MemoryManager;
 import dev.hipsim.hsa.memory.MemoryPool;
+import dev.hipsim.hsa.signal.Signal;
+import dev.hipsim.hsa.signal.SignalCondition;
 import dev.hipsim.hsa.signal.SignalManager;
 import dev.hipsim.isa.mem.AtomicOp;
 import dev.hipsim.isa.mem.GpuMemory;
@@ -46,6 +48,7 @@ public final class HsaQueue {
   private static final AtomicLong NEXT_ID = new AtomicLong();
   private static final int PACKET = 64;
   private static final long MAX_PARK_NANOS = 500_000;
+  private static final long ERROR_POLL_NANOS = 50_000_000;
   /** SQ_BUF_RSRC_WORD1.SWIZZLE_ENABLE. */
   private static final int SRD1_SWIZZLE_ENABLE = 1 << 31;
   /**
@@ -274,7 +277,18 @@ public final class HsaQueue {
     if (packet.length != PACKET) {
       throw new HsaException(HsaStatus.INVALID_PACKET_FORMAT, "an AQL packet is 64 bytes, not " + packet.length);
     }
-    long privateSize = le32(packet, 24) & 0xffff_ffffL;
+    return dispatch(packet, le32(packet, 24) & 0xffff_ffffL);
+  }
+
+  /**
+   * Submits a kernel dispatch packet with scratch for {@code privateSize} bytes per work-item, which may exceed the
+   * packet's {@code private_segment_size}: the device gives each wave the larger of that and the descriptor's
+   * fixed size, and CLR caps a dynamic-stack packet at 16 KiB even when the fixed size is larger.
+   */
+  public long dispatch(byte[] packet, long privateSize) throws HsaException {
+    if (packet.length != PACKET) {
+      throw new HsaException(HsaStatus.INVALID_PACKET_FORMAT, "an AQL packet is 64 bytes, not " + packet.length);
+    }
     if (privateSize > 0) {
       long items = (long) le16(packet, 4) * le16(packet, 6) * le16(packet, 8);
       ensureScratch(privateSize, (int) Math.max(1, (items + ScratchPlan.LANES - 1) / ScratchPlan.LANES));
@@ -319,6 +333,28 @@ public final class HsaQueue {
   public Optional<QueueError> error() {
     AqlQueue q = process.queue(queueId);
     return q == null ? Optional.empty() : Optional.ofNullable(q.error());
+  }
+
+  /**
+   * Waits until {@code signal} drops to 0 (the usual completion), re-checking every few milliseconds whether the
+   * packet processor stopped: a stopped queue will never complete it, so its error is thrown instead of hanging, as
+   * ROCr's queue-error callback would report it. Returns false on timeout.
+   */
+  public boolean awaitCompletion(Signal signal, long timeoutNanos) throws HsaException {
+    long start = System.nanoTime();
+    while (true) {
+      long left = timeoutNanos == Signal.FOREVER ? Signal.FOREVER : timeoutNanos - (System.nanoTime() - start);
+      if (signal.wait(SignalCondition.EQ, 0, Math.min(left, ERROR_POLL_NANOS)) == 0) return true;
+      QueueError e = error().orElse(null);
+      if (e != null) throw new HsaException(statusOf(e), this + " stopped: " + e.describe());
+      if (timeoutNanos != Signal.FOREVER && System.nanoTime() - start >= timeoutNanos) return false;
+    }
+  }
+
+  private static HsaStatus statusOf(QueueError e) {
+    if (e instanceof QueueError.MemoryFault) return HsaStatus.MEMORY_APERTURE_VIOLATION;
+    if (e instanceof QueueError.InvalidPacket) return HsaStatus.INVALID_PACKET_FORMAT;
+    return HsaStatus.EXCEPTION;
   }
 
   // ---------------------------------------------------------------- scratch

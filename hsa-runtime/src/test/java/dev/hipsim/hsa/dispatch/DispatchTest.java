@@ -142,6 +142,27 @@ class DispatchTest {
   }
 
   @Test
+  void aDynamicStackPacketIsCappedAt16KiBButScratchCoversTheDescriptorsFixedSize() throws Exception {
+    Executable e = m.load(TestMachine.codeObject("gfx90a-v4", "scratch_recursion", "gfx90a"), m.gfx90a);
+    ExecutableSymbol.Kernel k = e.kernel("_Z8scratchyPKiPiPli", m.gfx90a);
+    assertThat(k.privateSegmentSize()).isEqualTo(16592);
+    assertThat(k.dynamicCallStack()).isTrue();
+    assertThat(m.runtime.kernelAt(k.kernelObject())).get().isSameAs(k);
+    HsaQueue q = m.runtime.createQueue(m.gfx90a, 64);
+    Signal done = m.runtime.createSignal(1);
+    LaunchGeometry g = LaunchGeometry.hip(2, 1, 1, 64, 1, 1);
+    byte[] kernarg = new KernargBuilder(k).pointer(0, 1).pointer(1, 2).pointer(2, 3).i32(3, 4)
+        .build(g, 0, HiddenArguments.NONE, q);
+    dispatcher.dispatch(q, k, g, 0, kernarg, done);
+    assertThat(q.awaitCompletion(done, FIVE_SECONDS)).isTrue();
+    RecordingConsumer.Seen s = consumer.seen().get(0);
+    assertThat(s.packet().privateSegmentSize()).as("CLR's cap").isEqualTo(16 * 1024);
+    assertThat(s.scratchLaneBytes()).as("what the kernel's prologue assumes").isEqualTo(16592);
+    e.destroy();
+    assertThat(m.runtime.kernelAt(k.kernelObject())).isEmpty();
+  }
+
+  @Test
   void everyV5HiddenKindIsFilledAsClrFillsIt() throws Exception {
     HsaQueue q = m.runtime.createQueue(m.gfx90a, 64);
     LaunchGeometry g = new LaunchGeometry(2, 1000, 30, 1, 256, 4, 1, 5, 6, 0);
