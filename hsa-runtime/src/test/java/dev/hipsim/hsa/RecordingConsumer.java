@@ -29,12 +29,12 @@ public final class RecordingConsumer implements AqlPacketConsumer {
   private volatile CountDownLatch gate;
   private volatile String failWith;
 
-  /** Holds every packet until {@link #open()}. */
-  public void close() {
+  /** Holds every packet until {@link #release()}. */
+  public void hold() {
     gate = new CountDownLatch(1);
   }
 
-  public void open() {
+  public void release() {
     CountDownLatch g = gate;
     gate = null;
     if (g != null) g.countDown();

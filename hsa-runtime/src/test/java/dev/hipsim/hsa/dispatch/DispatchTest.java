@@ -45,7 +45,7 @@ class DispatchTest {
 
   @AfterEach
   void tearDown() {
-    consumer.open();
+    consumer.release();
     m.close();
   }
 

@@ -150,6 +150,7 @@ class CorpusLoadTest {
               Long ours = LlvmRecords.directive(onDevice, d.getKey());
               if (ours == null) {
                 soft.assertThat(LlvmRecords.ALWAYS_ZERO).as("known directive %s", d.getKey()).contains(d.getKey());
+                soft.assertThat(d.getValue()).as("%s .amdhsa_%s", name, d.getKey()).isZero();
               } else {
                 soft.assertThat(ours).as("%s .amdhsa_%s", name, d.getKey()).isEqualTo(d.getValue());
               }

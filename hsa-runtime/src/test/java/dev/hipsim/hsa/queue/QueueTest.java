@@ -39,7 +39,7 @@ class QueueTest {
 
   @AfterEach
   void tearDown() {
-    consumer.open();
+    consumer.release();
     m.close();
   }
 
@@ -113,7 +113,7 @@ class QueueTest {
   @Test
   void aFullRingMakesTheProducerWaitForSpace() throws Exception {
     HsaQueue q = m.runtime.createQueue(m.gfx90a, 64);
-    consumer.close();
+    consumer.hold();
     Signal done = m.runtime.createSignal(70);
     // 64 slots; the CP has taken packet 0 (it is held at the gate), so 65 fit before the producer must wait.
     for (int i = 0; i < 65; i++) q.submit(packet(i, done.handle()));
@@ -129,7 +129,7 @@ class QueueTest {
     Thread.sleep(50);
     assertThat(blocked).as("the producer waits while index - read_dispatch_id >= size").isNotDone();
     assertThat(q.loadWriteIndex()).isEqualTo(66);
-    consumer.open();
+    consumer.release();
     assertThat(blocked.get(5, TimeUnit.SECONDS)).isEqualTo(69);
     assertThat(done.wait(SignalCondition.EQ, 0, TimeUnit.SECONDS.toNanos(5))).isZero();
     assertThat(consumer.seen()).extracting(s -> s.packet().kernelObject()).containsExactly(
