@@ -114,6 +114,72 @@ public final class MemoryManager {
     return a;
   }
 
+  /**
+   * Makes host memory the program allocated visible to every GPU at the same address (hsa_amd_memory_lock with SVM,
+   * as CLR does for hipHostMalloc): a USERPTR buffer over {@code memory}, shared, not copied. {@code address} and the
+   * size must be page-aligned and outside the runtime's own VA range.
+   */
+  public Allocation registerHostMemory(MemoryPool pool, long address, ByteBuffer memory) throws HsaException {
+    long size = memory.capacity();
+    if ((address & (MemoryPool.GRANULE - 1)) != 0 || (size & (MemoryPool.GRANULE - 1)) != 0 || size == 0) {
+      throw new HsaException(HsaStatus.INVALID_ARGUMENT, String.format(
+          "host memory at 0x%x of %d bytes is not page-aligned", address, size));
+    }
+    if (address < va.limit() && address + size > va.base()) {
+      throw new HsaException(HsaStatus.INVALID_ARGUMENT, String.format(
+          "host memory at 0x%x overlaps the runtime's GPU address range [0x%x, 0x%x)", address, va.base(), va.limit()));
+    }
+    int flags = AllocFlags.WRITABLE | AllocFlags.EXECUTABLE | AllocFlags.COHERENT | AllocFlags.NO_SUBSTITUTE;
+    long handle;
+    try {
+      handle = process.allocMemoryOfGpu(AllocRequest.userptr(address, size, gpuIds.get(0), flags, address, memory))
+          .handle();
+    } catch (KfdException e) {
+      throw new HsaException(HsaStatus.ERROR, String.format("registering host memory at 0x%x: %s", address,
+          e.getMessage()), e);
+    }
+    List<Integer> mapped = new ArrayList<>();
+    try {
+      for (int gpu : gpuIds) {
+        process.mapMemoryToGpu(handle, gpu);
+        mapped.add(gpu);
+      }
+    } catch (KfdException e) {
+      try {
+        for (int gpu : mapped) process.unmapMemoryFromGpu(handle, gpu);
+        process.freeMemoryOfGpu(handle);
+      } catch (KfdException ignored) {
+        // Undoing a half-done registration: the first error is the one to report.
+      }
+      throw new HsaException(HsaStatus.OUT_OF_RESOURCES, "mapping host memory: " + e.getMessage(), e);
+    }
+    Allocation a = new Allocation(address, size, size, pool, handle, flags | AllocFlags.USERPTR, gpuIds.get(0),
+        mapped);
+    synchronized (this) {
+      byAddress.put(address, a);
+    }
+    return a;
+  }
+
+  /** Undoes {@link #registerHostMemory}; the host memory itself stays the program's. */
+  public void unregisterHostMemory(long address) throws HsaException {
+    Allocation a;
+    synchronized (this) {
+      a = byAddress.get(address);
+      if (a == null || (a.kfdFlags() & AllocFlags.USERPTR) == 0) {
+        throw new HsaException(HsaStatus.INVALID_ARGUMENT, String.format("0x%x is not registered host memory",
+            address));
+      }
+      byAddress.remove(address);
+    }
+    try {
+      for (int gpu : a.mappedOn()) process.unmapMemoryFromGpu(a.handle(), gpu);
+      process.freeMemoryOfGpu(a.handle());
+    } catch (KfdException e) {
+      throw new IllegalStateException("KFD refused to release registered host memory: " + e.getMessage(), e);
+    }
+  }
+
   /** {@code hsa_amd_memory_pool_free}: {@code address} must be what an allocation returned. */
   public void free(long address) throws HsaException {
     Allocation a;
