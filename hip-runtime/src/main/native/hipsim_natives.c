@@ -118,6 +118,15 @@ static void JNICALL host_abort(JNIEnv* env, jclass cls) {
   abort();
 }
 
+/* Calls a function of the program with up to three integer or pointer arguments (host functions and stream callbacks:
+ * void f(void*) and void f(hipStream_t, hipError_t, void*)); extra arguments in registers are harmless under the
+ * x86-64 System V convention. */
+static void JNICALL host_call(JNIEnv* env, jclass cls, jlong fn, jlong a0, jlong a1, jlong a2) {
+  (void)env, (void)cls;
+  void (*f)(intptr_t, intptr_t, intptr_t) = (void (*)(intptr_t, intptr_t, intptr_t))(intptr_t)fn;
+  f((intptr_t)a0, (intptr_t)a1, (intptr_t)a2);
+}
+
 int hipsim_register_natives(JNIEnv* env, jclass host) {
   static const JNINativeMethod methods[] = {
       {"wrap", "(JJ)Ljava/nio/ByteBuffer;", (void*)host_wrap},
@@ -136,6 +145,7 @@ int hipsim_register_natives(JNIEnv* env, jclass host) {
       {"stdioFlush", "(I)V", (void*)host_stdio_flush},
       {"isTerminal", "(I)Z", (void*)host_is_terminal},
       {"abortProcess", "()V", (void*)host_abort},
+      {"call", "(JJJJ)V", (void*)host_call},
   };
   return (*env)->RegisterNatives(env, host, methods, sizeof methods / sizeof methods[0]);
 }

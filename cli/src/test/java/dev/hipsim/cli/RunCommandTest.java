@@ -99,7 +99,7 @@ class RunCommandTest {
   void rejectsUnknownDevicesAndMissingPrograms() throws Exception {
     Result bad = hipsim("run", "--device", "gfx1100", "--", "/bin/true");
     assertThat(bad.exit()).isEqualTo(2);
-    assertThat(bad.stderr()).contains("--device: unknown device 'gfx1100' (expected gfx90a or gfx942)");
+    assertThat(bad.stderr()).contains("--device: unknown device 'gfx1100' (expected gfx90a, gfx940 or gfx942)");
     Result none = hipsim("run");
     assertThat(none.exit()).isEqualTo(2);
     assertThat(none.stderr()).contains("Missing required parameter: 'PROGRAM'");

@@ -26,6 +26,7 @@ public final class DispatchRunner {
   private final AtomicLong nextWorkgroup = new AtomicLong();
   private final AtomicLong instructions = new AtomicLong();
   private final AtomicLong waves = new AtomicLong();
+  private final AtomicLong retired = new AtomicLong();
   private final AtomicReference<DispatchException> failure = new AtomicReference<>();
   private final List<ComputeUnit> units = new ArrayList<>();
   private int residentPerUnit;
@@ -96,8 +97,25 @@ public final class DispatchRunner {
       for (ComputeUnit u : units) running.addAll(u.snapshot);
       throw new WatchdogTimeout(watchdogLimit, running);
     }
+    long[] mix = new long[InstructionMix.COUNT];
+    for (ComputeUnit u : units) {
+      long[] m = u.executor.instructionMix();
+      if (m != null) {
+        for (int i = 0; i < mix.length; i++) mix[i] += m[i];
+      }
+    }
     return new DispatchStats(launch.geometry().workgroupCount(), waves.get(), instructions.get(),
-        System.nanoTime() - startNanos);
+        System.nanoTime() - startNanos, mix);
+  }
+
+  /** Workgroups completed so far (read from any thread while the dispatch runs, for progress reports). */
+  public long completedWorkgroups() {
+    return retired.get();
+  }
+
+  /** Workgroups in the dispatch. */
+  public long totalWorkgroups() {
+    return launch.geometry().workgroupCount();
   }
 
   private void fail(DispatchException e) {
@@ -206,6 +224,7 @@ public final class DispatchRunner {
     }
 
     private void retire(Workgroup g) {
+      retired.incrementAndGet();
       slotTaken[g.scratchSlot - id * residentPerUnit] = false;
       spare.add(g);
     }

@@ -10,6 +10,14 @@ public interface WaveExecutor {
    */
   void run(Wave wave, int budget) throws DispatchException;
 
+  /**
+   * Wave-instructions this executor ran so far, per {@link InstructionMix} category (read once its worker is done),
+   * or null if it does not count them.
+   */
+  default long[] instructionMix() {
+    return null;
+  }
+
   /** The instruction at the wave's PC, for diagnostics (its disassembly when known). */
   default String describe(Wave wave) {
     return String.format("pc 0x%x", wave.pc);

@@ -4,6 +4,7 @@ import dev.hipsim.isa.disasm.InstructionPrinter;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.WaveFault;
 import dev.hipsim.isa.dispatch.WaveLocation;
+import dev.hipsim.isa.exec.InstructionMix;
 import dev.hipsim.isa.exec.KernelLaunch;
 import dev.hipsim.isa.exec.Wave;
 import dev.hipsim.isa.exec.WaveExecutor;
@@ -18,6 +19,8 @@ import dev.hipsim.isa.mem.GpuMemoryFault;
 public final class Interpreter implements WaveExecutor {
   private final CodeCache code;
   private final Ctx cx;
+  /** Wave-instructions executed by this worker, per {@link InstructionMix} category. */
+  private final long[] mix = new long[InstructionMix.COUNT];
 
   public Interpreter(CodeCache code, GpuMemory memory, KernelLaunch launch) {
     this.code = code;
@@ -34,6 +37,7 @@ public final class Interpreter implements WaveExecutor {
         if ((pc & 3) != 0) throw misaligned(w, pc);
         Op op = code.at(pc, memory);
         op.execute(w, cx);
+        mix[op.mixCategory]++;
         executed++;
       }
     } catch (GpuMemoryFault f) {
@@ -49,6 +53,11 @@ public final class Interpreter implements WaveExecutor {
     return new WaveFault(WaveFault.Kind.ILLEGAL_INSTRUCTION, new WaveLocation(cx.launch.kernelName(), w.workgroupX,
         w.workgroupY, w.workgroupZ, w.waveInGroup, -1, pc, "(misaligned program counter)"), pc,
         "the program counter is not 4-byte aligned", null);
+  }
+
+  @Override
+  public long[] instructionMix() {
+    return mix;
   }
 
   @Override

@@ -12,10 +12,13 @@ import dev.hipsim.isa.exec.Wave;
 public abstract class Op {
   final Instruction instruction;
   final int size;
+  /** The {@link dev.hipsim.isa.exec.InstructionMix} category the interpreter counts this instruction in. */
+  final int mixCategory;
 
   protected Op(Instruction instruction) {
     this.instruction = instruction;
     this.size = instruction.size();
+    this.mixCategory = dev.hipsim.isa.exec.InstructionMix.categoryOf(instruction.operation());
   }
 
   public Instruction instruction() {

@@ -40,6 +40,16 @@ public interface HostMemory {
   /** Releases memory from {@link #allocate}. */
   void free(long address);
 
+  /**
+   * Calls a function of the program, {@code void fn(a0, a1, a2)} with integer or pointer arguments (stream callbacks,
+   * host functions enqueued on a stream).
+   *
+   * @throws UnsupportedOperationException where there is no program to call into
+   */
+  default void call(long function, long a0, long a1, long a2) {
+    throw new UnsupportedOperationException("no program functions can be called from here");
+  }
+
   /** The NUL-terminated string at {@code address} (UTF-8), at most {@code max} bytes; null for a null pointer. */
   default String readString(long address, int max) {
     if (address == 0) return null;

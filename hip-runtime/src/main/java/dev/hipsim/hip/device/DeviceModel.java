@@ -41,18 +41,29 @@ public record DeviceModel(
   public static final DeviceModel MI300X = new DeviceModel("gfx942", "AMD Instinct MI300X", "gfx942:sramecc+:xnack-",
       9, 4, 2, 206_141_652_992L, 304, 2_100_000, 1_300_000, 8192, 4 * 1024 * 1024, 1, 0x9d, "8af705259683161c");
 
-  public static final List<DeviceModel> ALL = List.of(MI210, MI300X);
+  /**
+   * AMD Instinct MI300A as LLVM's gfx940 (the first CDNA3 silicon): 228 CUs at 2100 MHz, 128 GiB HBM3 on an
+   * 8192-bit bus at 1300 MHz, 4 MiB L2 per XCD (AMD's data sheet). As a simulated discrete GPU all of it is device
+   * memory. The PCI bus and UUID are hipsim's own (no public gfx940 board dump lists them).
+   */
+  public static final DeviceModel MI300A = new DeviceModel("gfx940", "AMD Instinct MI300A", "gfx940:sramecc+:xnack-",
+      9, 4, 0, 137_438_953_472L, 228, 2_100_000, 1_300_000, 8192, 4 * 1024 * 1024, 0, 0x02, "4869505349409400");
 
-  /** The model for a target name ({@code gfx90a}, {@code gfx942}); the MI210/MI300X names are accepted too. */
+  public static final List<DeviceModel> ALL = List.of(MI210, MI300A, MI300X);
+
+  /**
+   * The model for a target name ({@code gfx90a}, {@code gfx940}, {@code gfx942}); the MI210/MI300A/MI300X names are
+   * accepted too.
+   */
   public static DeviceModel forName(String name) {
     String n = name.trim().toLowerCase(Locale.ROOT);
     for (DeviceModel m : ALL) {
       if (m.target.equals(n) || m.name.toLowerCase(Locale.ROOT).endsWith(" " + n)) return m;
     }
-    throw new IllegalArgumentException("unknown device '" + name + "' (expected gfx90a or gfx942)");
+    throw new IllegalArgumentException("unknown device '" + name + "' (expected gfx90a, gfx940 or gfx942)");
   }
 
-  /** CLR's legacy {@code gcnArch}: major * 100 + minor * 10 + stepping (910 for gfx90a, 942 for gfx942). */
+  /** CLR's legacy {@code gcnArch}: major * 100 + minor * 10 + stepping (910 for gfx90a, 940 for gfx940, 942 for gfx942). */
   public int gcnArch() {
     return major * 100 + minor * 10 + stepping;
   }

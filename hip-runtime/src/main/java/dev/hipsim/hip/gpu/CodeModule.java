@@ -16,6 +16,12 @@ import dev.hipsim.hsa.loader.CodeObjectReader;
 import dev.hipsim.hsa.loader.Executable;
 import dev.hipsim.hsa.loader.ExecutableSymbol;
 import java.nio.ByteBuffer;
+import java.util.List;
+import dev.hipsim.bundle.metadata.CodeObjectInfo;
+import dev.hipsim.bundle.metadata.CodeObjectMetadata;
+import dev.hipsim.bundle.metadata.MetadataFormatException;
+import dev.hipsim.bundle.metadata.PrintfFormat;
+import dev.hipsim.elf.ElfFormatException;
 
 /**
  * A module: device code the program registered (a fat binary of one translation unit) or loaded (hipModuleLoad).
@@ -27,6 +33,14 @@ public final class CodeModule {
   private final String origin;
   private final ByteBuffer image;
   private Executable executable;
+  private volatile List<PrintfFormat> printfFormats = List.of();
+  private final List<LoadHook> hooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Runs once the module's code is loaded on the machine (managed variables set their device pointers so). */
+  @FunctionalInterface
+  public interface LoadHook {
+    void loaded(Machine machine, Executable executable) throws HipException;
+  }
 
   public CodeModule(long handle, String origin, ByteBuffer image) {
     this.handle = handle;
@@ -47,14 +61,37 @@ public final class CodeModule {
     if (executable != null) return executable;
     ByteBuffer code = codeObjectFor(machine);
     try {
+      printfFormats = CodeObjectInfo.read(code.duplicate()).metadata().map(CodeObjectMetadata::printf)
+          .orElse(List.of());
+    } catch (ElfFormatException | MetadataFormatException e) {
+      throw new HipException(HipError.INVALID_IMAGE, origin + ": " + e.getMessage());
+    }
+    try {
       Executable e = machine.hsa().createExecutable();
       e.loadAgentCodeObject(CodeObjectReader.fromMemory(code), machine.agent());
       e.freeze();
       executable = e;
+      for (LoadHook h : hooks) h.loaded(machine, e);
       return e;
     } catch (HsaException e) {
       throw new HipException(HipError.INVALID_IMAGE, origin + ": " + e.getMessage());
     }
+  }
+
+  /** Adds a hook run when the code is loaded (at once if it already is). */
+  public synchronized void onLoad(Machine machine, LoadHook hook) throws HipException {
+    hooks.add(hook);
+    if (executable != null) hook.loaded(machine, executable);
+  }
+
+  /** The {@code amdhsa.printf} format strings of the loaded code object (buffered printf). */
+  public List<PrintfFormat> printfFormats() {
+    return printfFormats;
+  }
+
+  /** Whether the code object for the machine is loaded. */
+  public synchronized boolean loaded() {
+    return executable != null;
   }
 
   public ExecutableSymbol.Kernel kernel(Machine machine, String name) throws HipException {

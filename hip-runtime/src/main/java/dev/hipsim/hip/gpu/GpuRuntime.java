@@ -2,7 +2,9 @@ package dev.hipsim.hip.gpu;
 
 import dev.hipsim.hip.api.HipError;
 import dev.hipsim.hip.api.HipException;
+import dev.hipsim.hip.api.Diagnostics;
 import dev.hipsim.hip.api.HostMemory;
+import dev.hipsim.hip.api.ProgramStreams;
 import dev.hipsim.hip.device.DeviceModel;
 import dev.hipsim.hsa.HsaException;
 import java.util.Map;
@@ -25,17 +27,82 @@ public final class GpuRuntime {
   private final Map<String, String> env;
   private final HostMemory host;
   private final Faults faults;
+  private final ProgramStreams streams;
+  private final Diagnostics diagnostics;
+  private final KernelStatistics statistics;
   private volatile Machine machine;
+  private volatile DeviceServices services;
+  private long multiGridInfo;
   private final Map<Long, CodeModule> modules = new ConcurrentHashMap<>();
   private final Map<Long, Function> functions = new ConcurrentHashMap<>();
   private final Map<Long, Variable> variables = new ConcurrentHashMap<>();
+  /** hipFunction_t handles of kernels found with hipModuleGetFunction (or hipGetFuncBySymbol). */
+  private final Map<Long, Function> moduleFunctions = new ConcurrentHashMap<>();
   private final AtomicLong nextHandle = new AtomicLong(0x48_0000_0000L);
 
   public GpuRuntime(DeviceModel model, Map<String, String> env, HostMemory host, Faults faults) {
+    this(model, env, host, faults, ProgramStreams.NONE, message -> {}, false);
+  }
+
+  /**
+   * @param streams the program's stdout and stderr (device printf, progress lines)
+   * @param diagnostics the runtime's one-line messages
+   * @param stats whether to collect per-kernel statistics ({@link #statistics()})
+   */
+  public GpuRuntime(DeviceModel model, Map<String, String> env, HostMemory host, Faults faults,
+      ProgramStreams streams, Diagnostics diagnostics, boolean stats) {
     this.model = model;
     this.env = Map.copyOf(env);
     this.host = host;
     this.faults = faults;
+    this.streams = streams;
+    this.diagnostics = diagnostics;
+    this.statistics = stats ? new KernelStatistics() : null;
+  }
+
+  public DeviceModel model() {
+    return model;
+  }
+
+  public ProgramStreams streams() {
+    return streams;
+  }
+
+  public Diagnostics diagnostics() {
+    return diagnostics;
+  }
+
+  /** Per-kernel statistics, or null when they are not collected. */
+  public KernelStatistics statistics() {
+    return statistics;
+  }
+
+  /** The device services (hostcall, printf buffer, heap) of the machine, set up with it. */
+  public DeviceServices services() throws HipException {
+    machine();
+    return services;
+  }
+
+  /**
+   * The multi-grid info ({@code mg_info} of ockl's cg.cl) of a cooperative multi-device launch on this one device:
+   * the sync words, grid 0 of 1, no threads before it, all of the grid's threads in total.
+   */
+  synchronized long multiGridInfo(dev.hipsim.hip.api.Dim3 grid, dev.hipsim.hip.api.Dim3 block) throws HipException {
+    Machine m = machine();
+    try {
+      if (multiGridInfo == 0) multiGridInfo = m.hsa().memory().allocate(m.agent().vramPool(), 64).address();
+      long threads = (long) grid.x() * grid.y() * grid.z() * block.x() * block.y() * block.z();
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(48).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      b.putLong(0, multiGridInfo + 32); // mgs: the mg_sync words, right after
+      b.putInt(8, 0); // grid_id
+      b.putInt(12, 1); // num_grids
+      b.putLong(16, 0); // prev_sum
+      b.putLong(24, threads); // all_sum
+      m.hsa().memory().write(multiGridInfo, b.array(), 0, 48);
+      return multiGridInfo;
+    } catch (HsaException e) {
+      throw new HipException(HipError.OUT_OF_MEMORY, "multi-grid info: " + e.getMessage());
+    }
   }
 
   public HostMemory host() {
@@ -59,6 +126,14 @@ public final class GpuRuntime {
             throw new HipException(HipError.NOT_INITIALIZED, "the simulated " + model.name() + " did not start: "
                 + e.getMessage());
           }
+          services = new DeviceServices(m, (toStderr, text) -> {
+            if (toStderr) {
+              streams.stderr(text);
+            } else {
+              streams.stdout(text);
+            }
+          }, diagnostics);
+          if (statistics != null) m.engine().setListener(statistics);
           machine = m;
         }
       }
@@ -91,6 +166,7 @@ public final class GpuRuntime {
     if (m == null) throw new HipException(HipError.INVALID_HANDLE, String.format("0x%x is not a module", handle));
     functions.values().removeIf(f -> f.module() == m);
     variables.values().removeIf(v -> v.module() == m);
+    moduleFunctions.values().removeIf(f -> f.module() == m);
     m.unload();
   }
 
@@ -105,6 +181,39 @@ public final class GpuRuntime {
           "0x%x is not a registered kernel (no __hipRegisterFunction for it)", hostFunction));
     }
     return f;
+  }
+
+  /** Registers a hipFunction_t for a kernel of a module; returns its handle (one per module and name). */
+  public synchronized long functionHandle(Function f) {
+    for (Map.Entry<Long, Function> e : moduleFunctions.entrySet()) {
+      if (e.getValue().equals(f)) return e.getKey();
+    }
+    long h = newHandle();
+    moduleFunctions.put(h, f);
+    return h;
+  }
+
+  /** The kernel a hipFunction_t stands for. */
+  public Function moduleFunction(long handle) throws HipException {
+    Function f = moduleFunctions.get(handle);
+    if (f == null) {
+      throw new HipException(HipError.INVALID_HANDLE, String.format("0x%x is not a hipFunction_t",
+          handle));
+    }
+    return f;
+  }
+
+  /** The kernel of a host stub (__hipRegisterFunction) or of a hipFunction_t, whichever {@code pointer} is. */
+  public Function anyFunction(long pointer) throws HipException {
+    Function f = functions.get(pointer);
+    if (f == null) f = moduleFunctions.get(pointer);
+    if (f == null) return function(pointer);
+    return f;
+  }
+
+  /** Every module registered or loaded. */
+  public java.util.Collection<CodeModule> modules() {
+    return modules.values();
   }
 
   public void addVariable(long hostVar, Variable v) {
@@ -122,6 +231,11 @@ public final class GpuRuntime {
 
   public void shutdown() {
     Machine m = machine;
-    if (m != null) m.close();
+    if (m == null) return;
+    if (statistics != null) {
+      for (String line : statistics.report(model.target() + ", " + model.name())) diagnostics.line(line);
+    }
+    services.close();
+    m.close();
   }
 }

@@ -32,7 +32,7 @@ public final class Machine implements AutoCloseable {
 
   private Machine(DeviceModel model, Map<String, String> env) throws HsaException {
     this.model = model;
-    GpuModel gpu = model.target().equals("gfx942") ? GpuModel.GFX942 : GpuModel.GFX90A;
+    GpuModel gpu = gpuModel(model);
     this.kfd = Kfd.create(new DeviceConfig(gpu, gpu.defaultVramBytes()));
     this.engine = ShaderEngine.attach(kfd.devices().get(0));
     engine.setOptions(options(env));
@@ -41,6 +41,14 @@ public final class Machine implements AutoCloseable {
     engine.setKernelNames(address -> hsa.kernelAt(address).map(k -> k.kernelName())
         .orElse(String.format("kernel@0x%x", address)));
     this.queue = hsa.createQueue(agent, 1024);
+  }
+
+  /** The kfd-sim device that plays a HIP device model. */
+  public static GpuModel gpuModel(DeviceModel model) {
+    for (GpuModel g : GpuModel.values()) {
+      if (g.gfxName().equals(model.target())) return g;
+    }
+    throw new IllegalArgumentException("no simulated GPU for " + model.target());
   }
 
   public static Machine create(DeviceModel model, Map<String, String> env) throws HsaException {

@@ -33,6 +33,26 @@ public final class CStdio extends OutputStream {
     };
   }
 
+  /** The program's C stdout and stderr for the runtime. */
+  public static dev.hipsim.hip.api.ProgramStreams programStreams() {
+    return new dev.hipsim.hip.api.ProgramStreams() {
+      @Override
+      public void stdout(byte[] bytes) {
+        NativeHost.stdioWrite(NativeHost.STDOUT, bytes, 0, bytes.length);
+      }
+
+      @Override
+      public void stderr(byte[] bytes) {
+        NativeHost.stdioWrite(NativeHost.STDERR, bytes, 0, bytes.length);
+      }
+
+      @Override
+      public boolean stderrIsTerminal() {
+        return NativeHost.isTerminal(2);
+      }
+    };
+  }
+
   /** Points System.out and System.err at the C streams, so stray Java output is ordered with the program's. */
   static void install() {
     System.setOut(new PrintStream(stdout(), true, StandardCharsets.UTF_8));

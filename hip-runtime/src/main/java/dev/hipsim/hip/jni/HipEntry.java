@@ -27,8 +27,9 @@ final class HipEntry {
             + " rebuild hipsim", libraryPath, tableHash, table.hash());
       }
       CStdio.install();
-      HipRuntime rt = HipRuntime.start(table, RuntimeConfig.fromEnvironment(System.getenv()), new NativeHostMemory(),
-          CStdio.diagnostics(), CStdio.faults(), System.getenv());
+      HipRuntime rt = HipRuntime.start(table, RuntimeConfig.fromEnvironment(System.getenv()).forLibrary(libraryPath),
+          new NativeHostMemory(),
+          CStdio.diagnostics(), CStdio.faults(), CStdio.programStreams(), System.getenv());
       runtime = rt;
       dispatcher = rt.dispatcher();
       return null;

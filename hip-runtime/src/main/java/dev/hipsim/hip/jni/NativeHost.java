@@ -57,6 +57,9 @@ final class NativeHost {
   /** isatty. */
   static native boolean isTerminal(int fd);
 
+  /** Calls {@code fn(a0, a1, a2)}, a function of the program taking integer or pointer arguments. */
+  static native void call(long fn, long a0, long a1, long a2);
+
   /** fflush both streams, then abort(): how ROCr ends a process after a fatal device error. */
   static native void abortProcess();
 }

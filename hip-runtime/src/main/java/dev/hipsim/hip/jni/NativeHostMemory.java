@@ -78,6 +78,11 @@ final class NativeHostMemory implements HostMemory {
   }
 
   @Override
+  public void call(long function, long a0, long a1, long a2) {
+    NativeHost.call(function, a0, a1, a2);
+  }
+
+  @Override
   public void free(long address) {
     NativeHost.free(address);
   }

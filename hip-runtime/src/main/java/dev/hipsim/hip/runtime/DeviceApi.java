@@ -15,10 +15,21 @@ import java.nio.charset.StandardCharsets;
 
 /** Device enumeration, selection and description (hipamd/src/hip_device.cpp, hip_device_runtime.cpp). */
 final class DeviceApi implements ApiProvider {
-  private final Devices devices;
+  /** hipLimit_t. */
+  static final int LIMIT_STACK_SIZE = 0;
+  static final int LIMIT_PRINTF_FIFO_SIZE = 1;
+  static final int LIMIT_MALLOC_HEAP_SIZE = 2;
 
-  DeviceApi(Devices devices) {
+  private final Devices devices;
+  private final Runnable reset;
+  /** hipDeviceSetLimit values: stack bytes per work-item, printf buffer and malloc heap bytes. */
+  private final long[] limits = {1024, 4L << 20, 128L << 20};
+  private volatile int deviceFlags;
+
+  /** @param reset what hipDeviceReset releases (the program's memory, streams and events) */
+  DeviceApi(Devices devices, Runnable reset) {
     this.devices = devices;
+    this.reset = reset;
   }
 
   @Override
@@ -50,6 +61,71 @@ final class DeviceApi implements ApiProvider {
       a.memory().writeInt(a.pointer(0), m.major());
       a.memory().writeInt(a.pointer(1), m.minor());
       return HipError.SUCCESS;
+    });
+    api.hipError("hipDeviceReset", a -> {
+      reset.run();
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipDeviceGetLimit", a -> {
+      int limit = a.i32(1);
+      if (a.pointer(0) == 0 || limit < 0 || limit >= limits.length) return HipError.UNSUPPORTED_LIMIT;
+      a.memory().writeLong(a.pointer(0), limits[limit]);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipDeviceSetLimit", a -> {
+      int limit = a.i32(0);
+      if (limit < 0 || limit >= limits.length) return HipError.UNSUPPORTED_LIMIT;
+      limits[limit] = a.i64(1);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipDeviceGetPCIBusId", a -> {
+      DeviceModel m = devices.model(a.i32(2));
+      long out = a.pointer(0);
+      int len = a.i32(1);
+      if (out == 0 || len <= 0) return HipError.INVALID_VALUE;
+      byte[] id = String.format("%04x:%02x:%02x.%01x", 0, m.pciBusId(), 0, 0).getBytes(StandardCharsets.US_ASCII);
+      int n = Math.min(id.length, len - 1);
+      byte[] buf = new byte[n + 1];
+      System.arraycopy(id, 0, buf, 0, n);
+      a.memory().write(out, buf, 0, buf.length);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipDeviceGetByPCIBusId", a -> {
+      String id = a.string(1);
+      if (a.pointer(0) == 0 || id == null) return HipError.INVALID_VALUE;
+      for (int d = 0; d < devices.count(); d++) {
+        DeviceModel m = devices.model(d);
+        if (id.trim().equalsIgnoreCase(String.format("%04x:%02x:%02x.%01x", 0, m.pciBusId(), 0, 0))
+            || id.trim().equalsIgnoreCase(String.format("%02x:%02x.%01x", m.pciBusId(), 0, 0))) {
+          a.memory().writeInt(a.pointer(0), d);
+          return HipError.SUCCESS;
+        }
+      }
+      return HipError.INVALID_DEVICE;
+    });
+    api.hipError("hipChooseDevice", a -> writeInt(a, 0, 0));
+    api.hipError("hipSetDeviceFlags", a -> {
+      deviceFlags = a.i32(0);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipGetDeviceFlags", a -> writeInt(a, 0, deviceFlags));
+    // Cache and bank configuration do not exist on CDNA: CLR reports the defaults and accepts any setting.
+    api.hipError("hipDeviceGetCacheConfig", a -> writeInt(a, 0, 0));
+    api.hipError("hipDeviceSetCacheConfig", a -> HipError.SUCCESS);
+    api.hipError("hipDeviceGetSharedMemConfig", a -> writeInt(a, 0, 1));
+    api.hipError("hipDeviceSetSharedMemConfig", a -> HipError.SUCCESS);
+    api.hipError("hipDeviceCanAccessPeer", a -> {
+      devices.model(a.i32(1));
+      devices.model(a.i32(2));
+      return writeInt(a, 0, 0);
+    });
+    api.hipError("hipDeviceEnablePeerAccess", a -> {
+      devices.model(a.i32(0));
+      return HipError.INVALID_DEVICE;
+    });
+    api.hipError("hipDeviceDisablePeerAccess", a -> {
+      devices.model(a.i32(0));
+      return HipError.PEER_ACCESS_NOT_ENABLED;
     });
     api.hipError("hipDeviceGetUuid", a -> {
       DeviceModel m = devices.model(a.i32(1));

@@ -11,6 +11,7 @@ import dev.hipsim.hip.api.Diagnostics;
 import dev.hipsim.hip.api.Dispatcher;
 import dev.hipsim.hip.api.HostMemory;
 import dev.hipsim.hip.api.LastError;
+import dev.hipsim.hip.api.ProgramStreams;
 import java.util.List;
 
 /**
@@ -31,35 +32,76 @@ public final class HipRuntime {
   private final Devices devices;
   private final Dispatcher dispatcher;
   private final GpuRuntime gpu;
+  private final java.util.concurrent.atomic.AtomicLong handles = new java.util.concurrent.atomic.AtomicLong(
+      0x5700_0000_0000L);
+  private final StreamTable streams = new StreamTable(handles);
+  private final EventTable events = new EventTable(handles);
+  private final AllocationTable allocations = new AllocationTable();
+  private final HostRegistrations registrations = new HostRegistrations();
+  private MemoryApi memoryApi;
 
   private HipRuntime(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics, Faults faults,
-      Map<String, String> env) {
+      ProgramStreams streams, Map<String, String> env) {
     this.config = config;
     this.memory = memory;
     this.diagnostics = diagnostics;
     this.devices = new Devices(List.of(config.device()));
-    this.gpu = new GpuRuntime(config.device(), env, memory, faults);
+    this.gpu = new GpuRuntime(config.device(), env, memory, faults, streams, diagnostics, config.stats());
     ApiRegistry registry = new ApiRegistry(table);
     for (ApiProvider p : providers()) p.register(registry);
+    aliasPerThreadForms(registry);
     this.dispatcher = registry.dispatcher(memory, diagnostics, lastError);
   }
 
   public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics,
       Faults faults, Map<String, String> env) {
-    return new HipRuntime(table, config, memory, diagnostics, faults, env);
+    return new HipRuntime(table, config, memory, diagnostics, faults, ProgramStreams.NONE, env);
+  }
+
+  /** The runtime of a program: device printf and progress lines go to {@code streams}. */
+  public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics,
+      Faults faults, ProgramStreams streams, Map<String, String> env) {
+    return new HipRuntime(table, config, memory, diagnostics, faults, streams, env);
   }
 
   /** A runtime whose fatal device errors throw (for tests). */
   public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics) {
     return new HipRuntime(table, config, memory, diagnostics, message -> {
       throw new IllegalStateException(message);
-    }, Map.of());
+    }, ProgramStreams.NONE, Map.of());
   }
 
   /** Every API group; each registers the functions it implements. */
   private List<ApiProvider> providers() {
-    return List.of(new ErrorApi(lastError), new VersionApi(), new DeviceApi(devices), new RegistrationApi(gpu),
-        new MemoryApi(gpu), new LaunchApi(gpu), new SyncApi());
+    memoryApi = new MemoryApi(gpu, allocations, registrations, streams, config);
+    return List.of(new ErrorApi(lastError), new VersionApi(), new DeviceApi(devices, this::resetDevice),
+        new RegistrationApi(gpu, (host, size) -> memoryApi.hostBlock(host, size, AllocationTable.Kind.MANAGED,
+            MemoryApi.MEM_ATTACH_GLOBAL)),
+        memoryApi, new LaunchApi(gpu, streams, events), new ModuleApi(gpu), new SyncApi(streams, events));
+  }
+
+  /**
+   * The {@code _spt} (per-thread default stream) forms behave as their plain forms: every stream is synchronous,
+   * so the per-thread default stream and the null stream cannot be told apart.
+   */
+  private static void aliasPerThreadForms(ApiRegistry registry) {
+    java.util.Set<String> implemented = new java.util.HashSet<>();
+    for (var f : registry.implemented()) implemented.add(f.symbol());
+    for (var f : registry.table().functions()) {
+      String s = f.symbol();
+      if (s.endsWith("_spt") && !implemented.contains(s)) {
+        String plain = s.substring(0, s.length() - 4);
+        if (implemented.contains(plain)) registry.alias(s, plain);
+      }
+    }
+  }
+
+  /** hipDeviceReset: the program's allocations, streams and events are released; registered code stays. */
+  private void resetDevice() {
+    if (!gpu.started()) return;
+    memoryApi.releaseAll(memory);
+    streams.clear();
+    events.clear();
   }
 
   public Dispatcher dispatcher() {

@@ -10,25 +10,51 @@ import dev.hipsim.hip.api.HipException;
 import dev.hipsim.hip.api.HostMemory;
 import dev.hipsim.hip.gpu.GpuRuntime;
 import dev.hipsim.hip.gpu.Launcher;
+import dev.hipsim.hip.gpu.Occupancy;
+import dev.hipsim.hsa.dispatch.KernargBuilder;
 import dev.hipsim.hsa.loader.ExecutableSymbol;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
 /**
- * Kernel launches: the {@code <<<>>>} path (the stub pushes and pops the call configuration, then calls
- * hipLaunchKernel with an array of argument addresses) and hipLaunchCooperativeKernel.
+ * Kernel launches and what programs ask about kernels: the {@code <<<>>>} path (the stub pushes and pops the call
+ * configuration, then calls hipLaunchKernel with an array of argument addresses), the cooperative, extended and
+ * module forms (kernelParams or a packed {@code extra} buffer), function attributes and the occupancy queries
+ * (hip_module.cpp, hip_platform.cpp).
  */
 final class LaunchApi implements ApiProvider {
+  /** {@code extra} array markers (hip_runtime_api.h). */
+  static final long PARAM_BUFFER_POINTER = 1;
+  static final long PARAM_BUFFER_SIZE = 2;
+  static final long PARAM_END = 3;
+  /** hipFunction_attribute values. */
+  static final int ATTR_MAX_THREADS_PER_BLOCK = 0;
+  static final int ATTR_SHARED_SIZE_BYTES = 1;
+  static final int ATTR_CONST_SIZE_BYTES = 2;
+  static final int ATTR_LOCAL_SIZE_BYTES = 3;
+  static final int ATTR_NUM_REGS = 4;
+  static final int ATTR_PTX_VERSION = 5;
+  static final int ATTR_BINARY_VERSION = 6;
+  static final int ATTR_CACHE_MODE_CA = 7;
+  static final int ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+  static final int ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT = 9;
+  /** sizeof(hipFuncAttributes). */
+  static final int FUNC_ATTRIBUTES_SIZE = 56;
+
   private record CallConfiguration(Dim3 grid, Dim3 block, long sharedMem, long stream) {}
 
   private final GpuRuntime gpu;
   private final Launcher launcher;
+  private final StreamTable streams;
+  private final EventTable events;
   private final ThreadLocal<Deque<CallConfiguration>> configurations = ThreadLocal.withInitial(ArrayDeque::new);
 
-  LaunchApi(GpuRuntime gpu) {
+  LaunchApi(GpuRuntime gpu, StreamTable streams, EventTable events) {
     this.gpu = gpu;
     this.launcher = new Launcher(gpu);
+    this.streams = streams;
+    this.events = events;
   }
 
   @Override
@@ -47,8 +73,70 @@ final class LaunchApi implements ApiProvider {
       if (a.pointer(3) != 0) host.writeLong(a.pointer(3), c.stream());
       return HipError.SUCCESS;
     });
-    api.hipError("hipLaunchKernel", this::launchKernel);
-    api.hipError("hipLaunchCooperativeKernel", this::launchKernel);
+    // hipLaunchKernel(function, grid, block, args, sharedMem, stream)
+    api.hipError("hipLaunchKernel", a -> launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2), a.i64(4),
+        a.pointer(5), a.pointer(3), 0, Launcher.Mode.NORMAL));
+    api.hipError("hipLaunchCooperativeKernel", a -> launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2),
+        a.u32(4), a.pointer(5), a.pointer(3), 0, Launcher.Mode.COOPERATIVE));
+    // hipExtLaunchKernel(function, grid, block, args, sharedMem, stream, startEvent, stopEvent, flags)
+    api.hipError("hipExtLaunchKernel", a -> {
+      if (a.pointer(6) != 0) events.record(a.pointer(6));
+      HipError e = launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2), a.i64(4), a.pointer(5), a.pointer(3),
+          0, Launcher.Mode.NORMAL);
+      if (a.pointer(7) != 0) events.record(a.pointer(7));
+      return e;
+    });
+    // hipModuleLaunchKernel(f, gx, gy, gz, bx, by, bz, sharedMem, stream, kernelParams, extra): grid in blocks
+    api.hipError("hipModuleLaunchKernel", a -> launch(a, gpu.moduleFunction(a.pointer(0)),
+        new Dim3(a.i32(1), a.i32(2), a.i32(3)), new Dim3(a.i32(4), a.i32(5), a.i32(6)), a.u32(7), a.pointer(8),
+        a.pointer(9), a.pointer(10), Launcher.Mode.NORMAL));
+    api.hipError("hipModuleLaunchCooperativeKernel", a -> launch(a, gpu.moduleFunction(a.pointer(0)),
+        new Dim3(a.i32(1), a.i32(2), a.i32(3)), new Dim3(a.i32(4), a.i32(5), a.i32(6)), a.u32(7), a.pointer(8),
+        a.pointer(9), 0, Launcher.Mode.COOPERATIVE));
+    // hipExtModuleLaunchKernel: the grid is in work-items, not blocks.
+    api.hipError("hipExtModuleLaunchKernel", this::extModuleLaunch);
+    api.hipError("hipLaunchCooperativeKernelMultiDevice", a -> multiDevice(a, false));
+    api.hipError("hipExtLaunchMultiKernelMultiDevice", a -> multiDevice(a, true));
+    api.hipError("hipFuncGetAttributes", this::funcAttributes);
+    api.hipError("hipFuncGetAttribute", a -> {
+      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+      long[] v = attributes(kernel(gpu.moduleFunction(a.pointer(2))));
+      int attr = a.i32(1);
+      if (attr < 0 || attr >= v.length) return HipError.INVALID_VALUE;
+      a.memory().writeInt(a.pointer(0), (int) v[attr]);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipGetFuncBySymbol", a -> {
+      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+      a.memory().writeLong(a.pointer(0), gpu.functionHandle(gpu.function(a.pointer(1))));
+      return HipError.SUCCESS;
+    });
+    // Cache and shared-memory preferences have no effect on CDNA; CLR accepts and ignores them.
+    api.hipError("hipFuncSetCacheConfig", a -> {
+      gpu.anyFunction(a.pointer(0));
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipFuncSetSharedMemConfig", a -> {
+      gpu.anyFunction(a.pointer(0));
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipFuncSetAttribute", a -> {
+      gpu.anyFunction(a.pointer(0));
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipOccupancyMaxActiveBlocksPerMultiprocessor", a -> activeBlocks(a, gpu.function(a.pointer(1))));
+    api.hipError("hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+        a -> activeBlocks(a, gpu.function(a.pointer(1))));
+    api.hipError("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
+        a -> activeBlocks(a, gpu.moduleFunction(a.pointer(1))));
+    api.hipError("hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+        a -> activeBlocks(a, gpu.moduleFunction(a.pointer(1))));
+    // (gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit)
+    api.hipError("hipOccupancyMaxPotentialBlockSize", a -> potentialBlockSize(a, gpu.function(a.pointer(2))));
+    api.hipError("hipModuleOccupancyMaxPotentialBlockSize",
+        a -> potentialBlockSize(a, gpu.moduleFunction(a.pointer(2))));
+    api.hipError("hipModuleOccupancyMaxPotentialBlockSizeWithFlags",
+        a -> potentialBlockSize(a, gpu.moduleFunction(a.pointer(2))));
   }
 
   private static void writeDim3(HostMemory host, long address, Dim3 d) {
@@ -58,26 +146,178 @@ final class LaunchApi implements ApiProvider {
     host.writeInt(address + 8, d.z());
   }
 
-  /** hipLaunchKernel(function, grid, block, args, sharedMem, stream) and the cooperative form (same shape). */
-  private HipError launchKernel(Args a) throws HipException {
-    GpuRuntime.Function f = gpu.function(a.pointer(0));
-    ExecutableSymbol.Kernel kernel = f.module().kernel(gpu.machine(), f.name());
-    long args = a.pointer(3);
+  private ExecutableSymbol.Kernel kernel(GpuRuntime.Function f) throws HipException {
+    return f.module().kernel(gpu.machine(), f.name());
+  }
+
+  /**
+   * A launch with arguments as an array of pointers to each value ({@code params}) or as one packed buffer in
+   * {@code extra} (HIP_LAUNCH_PARAM_BUFFER_POINTER / _SIZE / _END).
+   */
+  private HipError launch(Args a, GpuRuntime.Function f, Dim3 grid, Dim3 block, long sharedMem, long stream,
+      long params, long extra, Launcher.Mode mode) throws HipException {
+    streams.check(stream);
     HostMemory host = a.memory();
-    launcher.launch(kernel, a.dim3(1), a.dim3(2), a.i64(4), (builder, k) -> {
-      List<KernelArgument> explicit = k.metadata().orElseThrow(() -> new HipException(HipError.INVALID_IMAGE,
-          k.kernelName() + " has no metadata: its arguments cannot be laid out")).explicitArguments();
-      if (!explicit.isEmpty() && args == 0) {
-        throw new HipException(HipError.INVALID_VALUE, k.kernelName() + " takes " + explicit.size()
-            + " arguments but none were passed");
-      }
-      for (int i = 0; i < explicit.size(); i++) {
-        long argument = host.readLong(args + 8L * i);
-        byte[] value = new byte[(int) explicit.get(i).size()];
-        host.read(argument, value, 0, value.length);
-        builder.set(i, value);
+    launcher.launch(f, grid, block, sharedMem, mode, (builder, k) -> {
+      if (params != 0 || extra == 0) {
+        fillFromPointers(host, builder, k, params);
+      } else {
+        builder.explicitBlock(extraBuffer(host, k, extra));
       }
     });
+    return HipError.SUCCESS;
+  }
+
+  private static void fillFromPointers(HostMemory host, KernargBuilder builder, ExecutableSymbol.Kernel k,
+      long params) throws HipException, dev.hipsim.hsa.HsaException {
+    List<KernelArgument> explicit = k.metadata().orElseThrow(() -> new HipException(HipError.INVALID_IMAGE,
+        k.kernelName() + " has no metadata: its arguments cannot be laid out")).explicitArguments();
+    if (!explicit.isEmpty() && params == 0) {
+      throw new HipException(HipError.INVALID_VALUE, k.kernelName() + " takes " + explicit.size()
+          + " arguments but none were passed");
+    }
+    for (int i = 0; i < explicit.size(); i++) {
+      long argument = host.readLong(params + 8L * i);
+      if (argument == 0) {
+        throw new HipException(HipError.INVALID_VALUE, "argument " + i + " of " + k.kernelName()
+            + " is a null pointer");
+      }
+      byte[] value = new byte[(int) explicit.get(i).size()];
+      host.read(argument, value, 0, value.length);
+      builder.set(i, value);
+    }
+  }
+
+  /** The packed argument buffer an {@code extra} array points at. */
+  private static byte[] extraBuffer(HostMemory host, ExecutableSymbol.Kernel k, long extra) throws HipException {
+    long buffer = 0;
+    long sizePointer = 0;
+    for (int i = 0; i < 64; i += 2) {
+      long key = host.readLong(extra + 8L * i);
+      if (key == PARAM_END) break;
+      long value = host.readLong(extra + 8L * (i + 1));
+      if (key == PARAM_BUFFER_POINTER) {
+        buffer = value;
+      } else if (key == PARAM_BUFFER_SIZE) {
+        sizePointer = value;
+      } else {
+        throw new HipException(HipError.INVALID_VALUE, String.format("extra[%d] of the launch of %s is 0x%x, not "
+            + "HIP_LAUNCH_PARAM_BUFFER_POINTER, _SIZE or _END", i, k.kernelName(), key));
+      }
+    }
+    if (buffer == 0 || sizePointer == 0) {
+      throw new HipException(HipError.INVALID_VALUE, "the extra array of the launch of " + k.kernelName()
+          + " lacks HIP_LAUNCH_PARAM_BUFFER_POINTER or HIP_LAUNCH_PARAM_BUFFER_SIZE");
+    }
+    long size = host.readLong(sizePointer);
+    if (size < 0 || size > k.kernargSegmentSize()) {
+      throw new HipException(HipError.INVALID_VALUE, "the " + size + "-byte argument buffer exceeds the "
+          + k.kernargSegmentSize() + "-byte kernel argument segment of " + k.kernelName());
+    }
+    byte[] bytes = new byte[(int) size];
+    host.read(buffer, bytes, 0, bytes.length);
+    return bytes;
+  }
+
+  /** hipExtModuleLaunchKernel(f, global xyz, local xyz, sharedMem, stream, kernelParams, extra, start, stop, flags). */
+  private HipError extModuleLaunch(Args a) throws HipException {
+    long[] global = {a.u32(1), a.u32(2), a.u32(3)};
+    int[] local = {a.i32(4), a.i32(5), a.i32(6)};
+    for (int i = 0; i < 3; i++) {
+      if (local[i] <= 0 || global[i] == 0) {
+        throw new HipException(HipError.INVALID_VALUE, "an empty global or local work size");
+      }
+    }
+    // CLR launches the global size as given; hipsim's grids are whole blocks, so the size must divide.
+    for (int i = 0; i < 3; i++) {
+      if (global[i] % local[i] != 0) {
+        throw new HipException(HipError.NOT_SUPPORTED, "a global work size that is not a multiple of the work-group "
+            + "size (partial work-groups) is not supported");
+      }
+    }
+    Dim3 grid = new Dim3((int) (global[0] / local[0]), (int) (global[1] / local[1]), (int) (global[2] / local[2]));
+    if (a.pointer(11) != 0) events.record(a.pointer(11));
+    HipError e = launch(a, gpu.moduleFunction(a.pointer(0)), grid, new Dim3(local[0], local[1], local[2]), a.i64(7),
+        a.pointer(8), a.pointer(9), a.pointer(10), Launcher.Mode.NORMAL);
+    if (a.pointer(12) != 0) events.record(a.pointer(12));
+    return e;
+  }
+
+  /**
+   * hipLaunchCooperativeKernelMultiDevice / hipExtLaunchMultiKernelMultiDevice over hipLaunchParams {func, gridDim,
+   * blockDim, args, sharedMem, stream} (56 bytes each): with one device, one launch.
+   */
+  private HipError multiDevice(Args a, boolean plain) throws HipException {
+    long list = a.pointer(0);
+    int count = a.i32(1);
+    if (list == 0 || count <= 0 || count > 1) return HipError.INVALID_VALUE;
+    HostMemory host = a.memory();
+    for (int i = 0; i < count; i++) {
+      long p = list + 56L * i;
+      Dim3 grid = new Dim3(host.readInt(p + 8), host.readInt(p + 12), host.readInt(p + 16));
+      Dim3 block = new Dim3(host.readInt(p + 20), host.readInt(p + 24), host.readInt(p + 28));
+      launch(a, gpu.function(host.readLong(p)), grid, block, host.readLong(p + 40), host.readLong(p + 48),
+          host.readLong(p + 32), 0, plain ? Launcher.Mode.NORMAL : Launcher.Mode.COOPERATIVE_MULTI_DEVICE);
+    }
+    return HipError.SUCCESS;
+  }
+
+  /** hipFuncAttributes values by hipFunction_attribute, as CLR fills them. */
+  private long[] attributes(ExecutableSymbol.Kernel k) throws HipException {
+    var model = gpu.machine().model();
+    int version = model.major() * 10 + model.minor();
+    long[] v = new long[10];
+    v[ATTR_MAX_THREADS_PER_BLOCK] = Occupancy.maxBlockSize(k);
+    v[ATTR_SHARED_SIZE_BYTES] = k.groupSegmentSize();
+    v[ATTR_CONST_SIZE_BYTES] = 0;
+    v[ATTR_LOCAL_SIZE_BYTES] = k.privateSegmentSize();
+    v[ATTR_NUM_REGS] = k.metadata().map(m -> m.vgprCount()).orElse(k.descriptor().nextFreeVgpr(8));
+    v[ATTR_PTX_VERSION] = version;
+    v[ATTR_BINARY_VERSION] = version;
+    v[ATTR_CACHE_MODE_CA] = 0;
+    v[ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES] = 65536 - k.groupSegmentSize();
+    v[ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT] = 0;
+    return v;
+  }
+
+  /** hipFuncGetAttributes(hipFuncAttributes*, const void* hostStub). */
+  private HipError funcAttributes(Args a) throws HipException {
+    long out = a.pointer(0);
+    if (out == 0) return HipError.INVALID_VALUE;
+    long[] v = attributes(kernel(gpu.anyFunction(a.pointer(1))));
+    HostMemory m = a.memory();
+    m.fill(out, 0, FUNC_ATTRIBUTES_SIZE);
+    m.writeInt(out, (int) v[ATTR_BINARY_VERSION]);
+    m.writeInt(out + 4, (int) v[ATTR_CACHE_MODE_CA]);
+    m.writeLong(out + 8, v[ATTR_CONST_SIZE_BYTES]);
+    m.writeLong(out + 16, v[ATTR_LOCAL_SIZE_BYTES]);
+    m.writeInt(out + 24, (int) v[ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES]);
+    m.writeInt(out + 28, (int) v[ATTR_MAX_THREADS_PER_BLOCK]);
+    m.writeInt(out + 32, (int) v[ATTR_NUM_REGS]);
+    m.writeInt(out + 36, (int) v[ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT]);
+    m.writeInt(out + 40, (int) v[ATTR_PTX_VERSION]);
+    m.writeLong(out + 48, v[ATTR_SHARED_SIZE_BYTES]);
+    return HipError.SUCCESS;
+  }
+
+  /** (numBlocks*, f, blockSize, dynSharedMemPerBlk[, flags]). */
+  private HipError activeBlocks(Args a, GpuRuntime.Function f) throws HipException {
+    if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+    int blockSize = a.i32(2);
+    if (blockSize <= 0) return HipError.INVALID_VALUE;
+    ExecutableSymbol.Kernel k = kernel(f);
+    int blocks = blockSize > Occupancy.maxBlockSize(k) ? 0
+        : Occupancy.of(gpu.machine().model(), k, blockSize, a.i64(3)).blocksPerCu();
+    a.memory().writeInt(a.pointer(0), blocks);
+    return HipError.SUCCESS;
+  }
+
+  /** (gridSize*, blockSize*, f, dynSharedMemPerBlk, blockSizeLimit[, flags]). */
+  private HipError potentialBlockSize(Args a, GpuRuntime.Function f) throws HipException {
+    if (a.pointer(0) == 0 || a.pointer(1) == 0) return HipError.INVALID_VALUE;
+    int[] r = Occupancy.bestBlockSize(gpu.machine().model(), kernel(f), a.i64(3), a.i32(4));
+    a.memory().writeInt(a.pointer(0), r[0]);
+    a.memory().writeInt(a.pointer(1), r[1]);
     return HipError.SUCCESS;
   }
 }

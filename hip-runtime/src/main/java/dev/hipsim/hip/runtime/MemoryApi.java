@@ -11,12 +11,13 @@ import dev.hipsim.hip.gpu.Machine;
 import dev.hipsim.hsa.HsaException;
 import dev.hipsim.hsa.loader.ExecutableSymbol;
 import dev.hipsim.hsa.memory.MemoryManager;
-import java.nio.ByteBuffer;
 
 /**
- * Device and pinned host memory: allocation, copies in every direction, memset, symbols. Device pointers are GPU
- * virtual addresses in the simulated machine; host pointers are the program's own. Copies complete before the call
- * returns (also the Async forms), which keeps stream order.
+ * Device, pinned, managed and registered host memory: allocation, copies in every direction (1D and 2D), memset,
+ * symbols, pointer attributes. Device pointers are GPU virtual addresses in the simulated machine; host pointers are
+ * the program's own, and host memory the GPU may touch (pinned, managed, registered) is mapped for it at the same
+ * address, so one pointer serves both sides as on a large-BAR system with unified addressing. Copies complete before
+ * the call returns (also the Async forms), which keeps stream order.
  */
 final class MemoryApi implements ApiProvider {
   static final int HOST_TO_HOST = 0;
@@ -25,66 +26,159 @@ final class MemoryApi implements ApiProvider {
   static final int DEVICE_TO_DEVICE = 3;
   static final int DEFAULT = 4;
   private static final long CHUNK = 1L << 30;
+  /** hipMallocPitch's row alignment: the device's texture pitch alignment. */
+  static final long PITCH_ALIGNMENT = 256;
+  /** hipHostRegisterDefault .. hipHostRegisterReadOnly: the flags hipHostRegister accepts. */
+  static final int HOST_REGISTER_FLAGS = 0xf;
+  /** hipMemAttachGlobal / Host: hipMallocManaged's flags. */
+  static final int MEM_ATTACH_GLOBAL = 1;
+  static final int MEM_ATTACH_HOST = 2;
 
   private final GpuRuntime gpu;
+  private final AllocationTable allocations;
+  private final HostRegistrations registrations;
+  private final StreamTable streams;
+  private final RuntimeConfig config;
 
-  MemoryApi(GpuRuntime gpu) {
+  MemoryApi(GpuRuntime gpu, AllocationTable allocations, HostRegistrations registrations, StreamTable streams,
+      RuntimeConfig config) {
     this.gpu = gpu;
+    this.allocations = allocations;
+    this.registrations = registrations;
+    this.streams = streams;
+    this.config = config;
   }
 
   @Override
   public void register(ApiRegistry api) {
-    api.hipError("hipMalloc", a -> {
-      long size = a.i64(1);
-      a.memory().writeLong(a.pointer(0), size == 0 ? 0 : allocate(size));
-      return HipError.SUCCESS;
+    api.hipError("hipMalloc", a -> deviceMalloc(a, a.i64(1), 0));
+    api.hipError("hipExtMallocWithFlags", a -> deviceMalloc(a, a.i64(1), a.i32(2)));
+    api.hipError("hipMallocAsync", a -> {
+      streams.check(a.pointer(2));
+      return deviceMalloc(a, a.i64(1), 0);
     });
     api.hipError("hipFree", a -> {
-      free(a.pointer(0));
+      free(a.memory(), a.pointer(0));
       return HipError.SUCCESS;
     });
-    api.hipError("hipMemcpy", a -> {
-      copy(a.memory(), a.pointer(0), a.pointer(1), a.i64(2), a.i32(3));
+    api.hipError("hipFreeAsync", a -> {
+      streams.check(a.pointer(1));
+      free(a.memory(), a.pointer(0));
       return HipError.SUCCESS;
     });
-    api.hipError("hipMemcpyAsync", a -> {
-      copy(a.memory(), a.pointer(0), a.pointer(1), a.i64(2), a.i32(3));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemcpyHtoD", a -> {
-      copy(a.memory(), a.pointer(0), a.pointer(1), a.i64(2), HOST_TO_DEVICE);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemcpyDtoH", a -> {
-      copy(a.memory(), a.pointer(0), a.pointer(1), a.i64(2), DEVICE_TO_HOST);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemcpyDtoD", a -> {
-      copy(a.memory(), a.pointer(0), a.pointer(1), a.i64(2), DEVICE_TO_DEVICE);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemset", a -> memset(a, 1, a.i32(1)));
-    api.hipError("hipMemsetAsync", a -> memset(a, 1, a.i32(1)));
-    api.hipError("hipMemsetD8", a -> memset(a, 1, a.small(1)));
-    api.hipError("hipMemsetD8Async", a -> memset(a, 1, a.small(1)));
-    api.hipError("hipMemsetD16", a -> memset(a, 2, a.small(1)));
-    api.hipError("hipMemsetD16Async", a -> memset(a, 2, a.small(1)));
-    api.hipError("hipMemsetD32", a -> memset(a, 4, a.i32(1)));
-    api.hipError("hipMemsetD32Async", a -> memset(a, 4, a.i32(1)));
-    api.hipError("hipHostMalloc", a -> {
-      a.memory().writeLong(a.pointer(0), hostAllocate(a.memory(), a.i64(1)));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMallocHost", a -> {
-      a.memory().writeLong(a.pointer(0), hostAllocate(a.memory(), a.i64(1)));
-      return HipError.SUCCESS;
-    });
+    api.hipError("hipMallocPitch", a -> pitched(a, a.i64(2), a.i64(3)));
+    api.hipError("hipMemAllocPitch", a -> pitched(a, a.i64(2), a.i64(3)));
+    api.hipError("hipMemcpy", a -> copied(a, 0, 1, 2, a.i32(3), -1));
+    api.hipError("hipMemcpyAsync", a -> copied(a, 0, 1, 2, a.i32(3), 4));
+    api.hipError("hipMemcpyWithStream", a -> copied(a, 0, 1, 2, a.i32(3), 4));
+    api.hipError("hipMemcpyHtoD", a -> copied(a, 0, 1, 2, HOST_TO_DEVICE, -1));
+    api.hipError("hipMemcpyDtoH", a -> copied(a, 0, 1, 2, DEVICE_TO_HOST, -1));
+    api.hipError("hipMemcpyDtoD", a -> copied(a, 0, 1, 2, DEVICE_TO_DEVICE, -1));
+    api.hipError("hipMemcpyHtoDAsync", a -> copied(a, 0, 1, 2, HOST_TO_DEVICE, 3));
+    api.hipError("hipMemcpyDtoHAsync", a -> copied(a, 0, 1, 2, DEVICE_TO_HOST, 3));
+    api.hipError("hipMemcpyDtoDAsync", a -> copied(a, 0, 1, 2, DEVICE_TO_DEVICE, 3));
+    // hipMemcpyPeer(dst, dstDevice, src, srcDevice, size[, stream]): one device, so a plain copy.
+    api.hipError("hipMemcpyPeer", a -> peer(a, -1));
+    api.hipError("hipMemcpyPeerAsync", a -> peer(a, 5));
+    api.hipError("hipMemcpy2D", a -> copy2d(a, -1));
+    api.hipError("hipMemcpy2DAsync", a -> copy2d(a, 7));
+    api.hipError("hipMemset", a -> memset(a, 1, a.i32(1), -1));
+    api.hipError("hipMemsetAsync", a -> memset(a, 1, a.i32(1), 3));
+    api.hipError("hipMemsetD8", a -> memset(a, 1, a.small(1), -1));
+    api.hipError("hipMemsetD8Async", a -> memset(a, 1, a.small(1), 3));
+    api.hipError("hipMemsetD16", a -> memset(a, 2, a.small(1), -1));
+    api.hipError("hipMemsetD16Async", a -> memset(a, 2, a.small(1), 3));
+    api.hipError("hipMemsetD32", a -> memset(a, 4, a.i32(1), -1));
+    api.hipError("hipMemsetD32Async", a -> memset(a, 4, a.i32(1), 3));
+    api.hipError("hipMemset2D", a -> memset2d(a, -1));
+    api.hipError("hipMemset2DAsync", a -> memset2d(a, 5));
+    api.hipError("hipHostMalloc", a -> hostMalloc(a, a.i64(1), a.i32(2)));
+    api.hipError("hipHostAlloc", a -> hostMalloc(a, a.i64(1), a.i32(2)));
+    api.hipError("hipMallocHost", a -> hostMalloc(a, a.i64(1), 0));
+    api.hipError("hipMemAllocHost", a -> hostMalloc(a, a.i64(1), 0));
     api.hipError("hipHostFree", a -> {
-      hostFree(a.memory(), a.pointer(0));
+      hostFree(a.memory(), a.pointer(0), AllocationTable.Kind.HOST);
       return HipError.SUCCESS;
     });
     api.hipError("hipFreeHost", a -> {
-      hostFree(a.memory(), a.pointer(0));
+      hostFree(a.memory(), a.pointer(0), AllocationTable.Kind.HOST);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipMallocManaged", a -> {
+      long out = a.pointer(0);
+      int flags = a.i32(2);
+      if (out == 0 || (flags != MEM_ATTACH_GLOBAL && flags != MEM_ATTACH_HOST)) return HipError.INVALID_VALUE;
+      long size = a.i64(1);
+      if (size == 0) return HipError.INVALID_VALUE;
+      a.memory().writeLong(out, hostBlock(a.memory(), size, AllocationTable.Kind.MANAGED, flags));
+      return HipError.SUCCESS;
+    });
+    // Managed memory is host memory the GPU maps: advice and prefetches have nothing to move.
+    api.hipError("hipMemAdvise", a -> checkRange(a.pointer(0), a.i64(1)));
+    api.hipError("hipMemPrefetchAsync", a -> {
+      streams.check(a.pointer(3));
+      return checkRange(a.pointer(0), a.i64(1));
+    });
+    api.hipError("hipStreamAttachMemAsync", a -> {
+      streams.check(a.pointer(0));
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipHostRegister", this::hostRegister);
+    api.hipError("hipHostUnregister", a -> {
+      long p = a.pointer(0);
+      AllocationTable.Block b = allocations.at(p);
+      if (b == null || b.kind() != AllocationTable.Kind.REGISTERED) return HipError.HOST_MEMORY_NOT_REGISTERED;
+      allocations.remove(p);
+      try {
+        registrations.unregister(gpu.machine().hsa().memory(), b.base(), b.size());
+      } catch (HsaException e) {
+        throw new HipException(HipError.INVALID_VALUE, e.getMessage());
+      }
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipHostGetDevicePointer", a -> {
+      long out = a.pointer(0);
+      long p = a.pointer(1);
+      if (out == 0 || a.i32(2) != 0) return HipError.INVALID_VALUE;
+      AllocationTable.Block b = allocations.find(p);
+      if (b == null || b.kind() == AllocationTable.Kind.DEVICE) return HipError.INVALID_VALUE;
+      a.memory().writeLong(out, p); // mapped at the same address
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipHostGetFlags", a -> {
+      AllocationTable.Block b = allocations.find(a.pointer(1));
+      if (a.pointer(0) == 0 || b == null || b.kind() == AllocationTable.Kind.DEVICE) return HipError.INVALID_VALUE;
+      a.memory().writeInt(a.pointer(0), b.flags());
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipPointerGetAttributes", this::pointerAttributes);
+    api.hipError("hipPointerGetAttribute", a -> {
+      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+      return pointerAttribute(a.memory(), a.pointer(0), a.i32(1), a.pointer(2));
+    });
+    api.hipError("hipDrvPointerGetAttributes", a -> {
+      int n = a.i32(0);
+      long kinds = a.pointer(1);
+      long data = a.pointer(2);
+      if (n <= 0 || kinds == 0 || data == 0) return HipError.INVALID_VALUE;
+      for (int i = 0; i < n; i++) {
+        HipError e = pointerAttribute(a.memory(), a.memory().readLong(data + 8L * i),
+            a.memory().readInt(kinds + 4L * i), a.pointer(3));
+        if (e != HipError.SUCCESS) return e;
+      }
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipMemGetAddressRange", a -> {
+      AllocationTable.Block b = allocations.find(a.pointer(2));
+      if (b == null) return HipError.NOT_FOUND;
+      if (a.pointer(0) != 0) a.memory().writeLong(a.pointer(0), b.base());
+      if (a.pointer(1) != 0) a.memory().writeLong(a.pointer(1), b.size());
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipMemPtrGetInfo", a -> {
+      AllocationTable.Block b = allocations.find(a.pointer(0));
+      if (b == null || a.pointer(1) == 0) return HipError.INVALID_VALUE;
+      a.memory().writeLong(a.pointer(1), b.size());
       return HipError.SUCCESS;
     });
     api.hipError("hipMemGetInfo", a -> {
@@ -95,31 +189,69 @@ final class MemoryApi implements ApiProvider {
       if (a.pointer(1) != 0) a.memory().writeLong(a.pointer(1), total);
       return HipError.SUCCESS;
     });
-    api.hipError("hipMemcpyToSymbol", a -> symbolCopy(a, true));
-    api.hipError("hipMemcpyToSymbolAsync", a -> symbolCopy(a, true));
-    api.hipError("hipMemcpyFromSymbol", a -> symbolCopy(a, false));
-    api.hipError("hipMemcpyFromSymbolAsync", a -> symbolCopy(a, false));
+    api.hipError("hipMemcpyToSymbol", a -> symbolCopy(a, true, -1));
+    api.hipError("hipMemcpyToSymbolAsync", a -> symbolCopy(a, true, 5));
+    api.hipError("hipMemcpyFromSymbol", a -> symbolCopy(a, false, -1));
+    api.hipError("hipMemcpyFromSymbolAsync", a -> symbolCopy(a, false, 5));
     api.hipError("hipGetSymbolAddress", a -> {
+      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
       a.memory().writeLong(a.pointer(0), symbol(a.pointer(1)).address());
       return HipError.SUCCESS;
     });
     api.hipError("hipGetSymbolSize", a -> {
+      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
       a.memory().writeLong(a.pointer(0), symbol(a.pointer(1)).size());
       return HipError.SUCCESS;
     });
   }
 
-  private long allocate(long size) throws HipException {
-    Machine m = gpu.machine();
+  // ---------------------------------------------------------------- allocation
+
+  private HipError deviceMalloc(Args a, long size, int flags) throws HipException {
+    long out = a.pointer(0);
+    if (out == 0) return HipError.INVALID_VALUE;
+    if (size == 0) {
+      a.memory().writeLong(out, 0);
+      return HipError.SUCCESS;
+    }
+    if (size < 0) return HipError.OUT_OF_MEMORY;
+    long address;
     try {
-      return m.agent().vramPool().allocate(size);
+      address = gpu.machine().agent().vramPool().allocate(size);
     } catch (HsaException e) {
       throw new HipException(HipError.OUT_OF_MEMORY, "hipMalloc of " + size + " bytes: " + e.getMessage());
     }
+    allocations.add(new AllocationTable.Block(address, size, AllocationTable.Kind.DEVICE, flags));
+    a.memory().writeLong(out, address);
+    return HipError.SUCCESS;
   }
 
-  private void free(long address) throws HipException {
+  /** hipMallocPitch(ptr, pitch, width, height): rows padded to the pitch alignment. */
+  private HipError pitched(Args a, long width, long height) throws HipException {
+    if (a.pointer(0) == 0 || a.pointer(1) == 0) return HipError.INVALID_VALUE;
+    long pitch = (width + PITCH_ALIGNMENT - 1) / PITCH_ALIGNMENT * PITCH_ALIGNMENT;
+    HipError e = deviceMalloc(a, pitch * height, 0);
+    if (e == HipError.SUCCESS) a.memory().writeLong(a.pointer(1), pitch);
+    return e;
+  }
+
+  /** hipFree of device memory, or of host memory a HIP allocation gave (CLR frees either). */
+  private void free(HostMemory host, long address) throws HipException {
     if (address == 0) return;
+    AllocationTable.Block b = allocations.at(address);
+    if (b == null) {
+      throw new HipException(HipError.INVALID_VALUE, String.format("0x%x was not returned by a HIP allocation",
+          address));
+    }
+    if (b.kind() == AllocationTable.Kind.DEVICE) {
+      allocations.remove(address);
+      releaseDevice(address);
+    } else {
+      hostFree(host, address, b.kind());
+    }
+  }
+
+  private void releaseDevice(long address) throws HipException {
     try {
       gpu.machine().hsa().memory().free(address);
     } catch (HsaException e) {
@@ -127,30 +259,162 @@ final class MemoryApi implements ApiProvider {
     }
   }
 
-  private long hostAllocate(HostMemory host, long size) throws HipException {
-    if (size == 0) return 0;
+  private HipError hostMalloc(Args a, long size, int flags) throws HipException {
+    long out = a.pointer(0);
+    if (out == 0) return HipError.INVALID_VALUE;
+    a.memory().writeLong(out, size == 0 ? 0 : hostBlock(a.memory(), size, AllocationTable.Kind.HOST, flags));
+    return HipError.SUCCESS;
+  }
+
+  /** Page-aligned, zeroed host memory, mapped for the GPU at its own address. */
+  long hostBlock(HostMemory host, long size, AllocationTable.Kind kind, int flags) throws HipException {
     long bytes = (size + 4095) & ~4095L;
     long address = host.allocate(bytes, 4096);
     if (address == 0) throw new HipException(HipError.OUT_OF_MEMORY, "no host memory for " + size + " bytes");
     host.fill(address, 0, bytes);
     try {
       Machine m = gpu.machine();
-      m.hsa().memory().registerHostMemory(m.hsa().cpuAgent().fineGrainedPool(), address, host.map(address, bytes));
+      registrations.register(m.hsa().memory(), m.hsa().cpuAgent().fineGrainedPool(), host, address, bytes);
     } catch (HsaException e) {
       host.free(address);
       throw new HipException(HipError.OUT_OF_MEMORY, "pinning host memory: " + e.getMessage());
     }
+    allocations.add(new AllocationTable.Block(address, size, kind, flags));
     return address;
   }
 
-  private void hostFree(HostMemory host, long address) throws HipException {
+  private void hostFree(HostMemory host, long address, AllocationTable.Kind expected) throws HipException {
     if (address == 0) return;
+    AllocationTable.Block b = allocations.at(address);
+    if (b == null || b.kind() == AllocationTable.Kind.DEVICE || b.kind() == AllocationTable.Kind.REGISTERED
+        || (expected == AllocationTable.Kind.HOST && b.kind() != AllocationTable.Kind.HOST)) {
+      throw new HipException(HipError.INVALID_VALUE, String.format("0x%x was not returned by hipHostMalloc",
+          address));
+    }
+    allocations.remove(address);
     try {
-      gpu.machine().hsa().memory().unregisterHostMemory(address);
+      registrations.unregister(gpu.machine().hsa().memory(), address, (b.size() + 4095) & ~4095L);
     } catch (HsaException e) {
       throw new HipException(HipError.INVALID_VALUE, e.getMessage());
     }
     host.free(address);
+  }
+
+  /** hipHostRegister(ptr, size, flags): the program's memory, mapped for the GPU where it is. */
+  private HipError hostRegister(Args a) throws HipException {
+    long p = a.pointer(0);
+    long size = a.i64(1);
+    int flags = a.i32(2);
+    if (p == 0 || size <= 0 || (flags & ~HOST_REGISTER_FLAGS) != 0) return HipError.INVALID_VALUE;
+    if (allocations.find(p) != null || allocations.find(p + size - 1) != null) {
+      return HipError.HOST_MEMORY_ALREADY_REGISTERED;
+    }
+    try {
+      Machine m = gpu.machine();
+      registrations.register(m.hsa().memory(), m.hsa().cpuAgent().fineGrainedPool(), a.memory(), p, size);
+    } catch (HsaException e) {
+      throw new HipException(HipError.INVALID_VALUE, "hipHostRegister: " + e.getMessage());
+    }
+    allocations.add(new AllocationTable.Block(p, size, AllocationTable.Kind.REGISTERED, flags));
+    return HipError.SUCCESS;
+  }
+
+  private HipError checkRange(long p, long count) {
+    AllocationTable.Block b = allocations.find(p);
+    if (p == 0 || count < 0 || b == null || b.kind() == AllocationTable.Kind.DEVICE && count > 0
+        && p + count > b.base() + b.size()) {
+      return HipError.INVALID_VALUE;
+    }
+    return HipError.SUCCESS;
+  }
+
+  /** Frees everything the program allocated (hipDeviceReset). */
+  void releaseAll(HostMemory host) {
+    for (AllocationTable.Block b : allocations.clear()) {
+      try {
+        MemoryManager memory = gpu.machine().hsa().memory();
+        if (b.kind() == AllocationTable.Kind.DEVICE) {
+          memory.free(b.base());
+        } else {
+          registrations.unregister(memory, b.base(), b.kind() == AllocationTable.Kind.REGISTERED ? b.size()
+              : (b.size() + 4095) & ~4095L);
+          if (b.kind() != AllocationTable.Kind.REGISTERED) host.free(b.base());
+        }
+      } catch (HsaException | HipException e) {
+        // Reset releases what it can; a block that will not go is the simulator's problem, not the program's.
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- pointer attributes
+
+  /** hipMemoryType in the HIP version the program was built against (ROCm 6 renumbered it). */
+  private int memoryType(AllocationTable.Kind kind) {
+    boolean rocm6 = config.abiMajor() >= 6;
+    switch (kind) {
+      case DEVICE: return rocm6 ? 2 : 1;
+      case MANAGED: return rocm6 ? 3 : 4;
+      default: return rocm6 ? 1 : 0;
+    }
+  }
+
+  /** hipPointerGetAttributes(hipPointerAttribute_t* {type, device, devicePointer, hostPointer, isManaged, flags}). */
+  private HipError pointerAttributes(Args a) throws HipException {
+    long out = a.pointer(0);
+    long p = a.pointer(1);
+    if (out == 0 || p == 0) return HipError.INVALID_VALUE;
+    HostMemory m = a.memory();
+    AllocationTable.Block b = allocations.find(p);
+    m.fill(out, 0, 32);
+    if (b == null) {
+      // ROCm 6 describes unknown memory as unregistered host memory; ROCm 5 refused it.
+      if (config.abiMajor() < 6) return HipError.INVALID_VALUE;
+      m.writeInt(out + 4, -2);
+      m.writeLong(out + 16, p);
+      return HipError.SUCCESS;
+    }
+    m.writeInt(out, memoryType(b.kind()));
+    m.writeInt(out + 4, 0);
+    m.writeLong(out + 8, p);
+    m.writeLong(out + 16, b.kind() == AllocationTable.Kind.DEVICE ? 0 : p);
+    m.writeInt(out + 24, b.kind() == AllocationTable.Kind.MANAGED ? 1 : 0);
+    m.writeInt(out + 28, b.flags());
+    return HipError.SUCCESS;
+  }
+
+  /** One hipPointer_attribute of a pointer into {@code data}. */
+  private HipError pointerAttribute(HostMemory m, long data, int attribute, long p) {
+    AllocationTable.Block b = allocations.find(p);
+    if (b == null) return HipError.INVALID_VALUE;
+    switch (attribute) {
+      case 2: m.writeInt(data, memoryType(b.kind())); break; // MEMORY_TYPE
+      case 3: m.writeLong(data, p); break; // DEVICE_POINTER
+      case 4: m.writeLong(data, b.kind() == AllocationTable.Kind.DEVICE ? 0 : p); break; // HOST_POINTER
+      case 6: m.writeInt(data, 1); break; // SYNC_MEMOPS: copies are synchronous
+      case 7: m.writeLong(data, b.base()); break; // BUFFER_ID
+      case 8: m.writeInt(data, b.kind() == AllocationTable.Kind.MANAGED ? 1 : 0); break; // IS_MANAGED
+      case 9: m.writeInt(data, 0); break; // DEVICE_ORDINAL
+      case 11: m.writeLong(data, b.base()); break; // RANGE_START_ADDR
+      case 12: m.writeLong(data, b.size()); break; // RANGE_SIZE
+      case 13: m.writeInt(data, 1); break; // MAPPED
+      default: return HipError.INVALID_VALUE;
+    }
+    return HipError.SUCCESS;
+  }
+
+  // ---------------------------------------------------------------- copies
+
+  private HipError copied(Args a, int dst, int src, int size, int kind, int stream) throws HipException {
+    if (stream >= 0) streams.check(a.pointer(stream));
+    copy(a.memory(), a.pointer(dst), a.pointer(src), a.i64(size), kind);
+    return HipError.SUCCESS;
+  }
+
+  private HipError peer(Args a, int stream) throws HipException {
+    if (stream >= 0) streams.check(a.pointer(stream));
+    if (a.i32(1) != 0 || a.i32(3) != 0) return HipError.INVALID_DEVICE;
+    copy(a.memory(), a.pointer(0), a.pointer(2), a.i64(4), DEVICE_TO_DEVICE);
+    return HipError.SUCCESS;
   }
 
   private boolean onDevice(MemoryManager memory, long address) {
@@ -173,9 +437,11 @@ final class MemoryApi implements ApiProvider {
       case DEFAULT: srcDevice = onDevice(memory, src); dstDevice = onDevice(memory, dst); break;
       default: throw new HipException(HipError.INVALID_MEMCPY_DIRECTION, "copy kind " + kind);
     }
-    // Pinned host memory is mapped for the GPU at its own address: copy it like device memory.
-    srcDevice |= onDevice(memory, src);
-    dstDevice |= onDevice(memory, dst);
+    // Host memory the GPU maps is at its own address on both sides: copy it as host memory, with the CPU.
+    if (srcDevice && isHostBlock(src)) srcDevice = false;
+    if (dstDevice && isHostBlock(dst)) dstDevice = false;
+    if (!srcDevice && onDevice(memory, src) && !isHostBlock(src)) srcDevice = true;
+    if (!dstDevice && onDevice(memory, dst) && !isHostBlock(dst)) dstDevice = true;
     try {
       for (long done = 0; done < size; done += CHUNK) {
         long n = Math.min(CHUNK, size - done);
@@ -195,17 +461,70 @@ final class MemoryApi implements ApiProvider {
     }
   }
 
+  private boolean isHostBlock(long address) {
+    AllocationTable.Block b = allocations.find(address);
+    return b != null && b.kind() != AllocationTable.Kind.DEVICE;
+  }
+
+  /** hipMemcpy2D(dst, dpitch, src, spitch, width, height, kind[, stream]). */
+  private HipError copy2d(Args a, int stream) throws HipException {
+    if (stream >= 0) streams.check(a.pointer(stream));
+    long dst = a.pointer(0);
+    long dpitch = a.i64(1);
+    long src = a.pointer(2);
+    long spitch = a.i64(3);
+    long width = a.i64(4);
+    long height = a.i64(5);
+    if (width > dpitch || width > spitch) return HipError.INVALID_PITCH_VALUE;
+    if (dpitch == width && spitch == width) {
+      copy(a.memory(), dst, src, width * height, a.i32(6));
+    } else {
+      for (long row = 0; row < height; row++) {
+        copy(a.memory(), dst + row * dpitch, src + row * spitch, width, a.i32(6));
+      }
+    }
+    return HipError.SUCCESS;
+  }
+
+  // ---------------------------------------------------------------- memset
+
   /** hipMemset and the D8/D16/D32 forms: the count is in elements of {@code width} bytes. */
-  private HipError memset(Args a, int width, int value) throws HipException {
-    fill(a.pointer(0), value, width, a.i64(2) * width);
+  private HipError memset(Args a, int width, int value, int stream) throws HipException {
+    if (stream >= 0) streams.check(a.pointer(stream));
+    fill(a.memory(), a.pointer(0), value, width, a.i64(2) * width);
+    return HipError.SUCCESS;
+  }
+
+  /** hipMemset2D(dst, pitch, value, width, height[, stream]). */
+  private HipError memset2d(Args a, int stream) throws HipException {
+    if (stream >= 0) streams.check(a.pointer(stream));
+    long dst = a.pointer(0);
+    long pitch = a.i64(1);
+    long width = a.i64(3);
+    long height = a.i64(4);
+    if (width > pitch) return HipError.INVALID_PITCH_VALUE;
+    for (long row = 0; row < height; row++) fill(a.memory(), dst + row * pitch, a.i32(2), 1, width);
     return HipError.SUCCESS;
   }
 
   /** Fills {@code bytes} bytes with a repeated 1-, 2- or 4-byte value. */
-  private void fill(long dst, int value, int width, long bytes) throws HipException {
+  private void fill(HostMemory host, long dst, int value, int width, long bytes) throws HipException {
     if (bytes == 0) return;
-    MemoryManager memory = gpu.machine().hsa().memory();
+    if (dst == 0) throw new HipException(HipError.INVALID_VALUE, "memset of a null pointer");
     int pattern = width == 1 ? (value & 0xff) * 0x0101_0101 : width == 2 ? (value & 0xffff) * 0x0001_0001 : value;
+    if (isHostBlock(dst) || !onDevice(gpu.machine().hsa().memory(), dst)) {
+      if (width == 1) {
+        host.fill(dst, value, bytes);
+      } else {
+        byte[] row = new byte[(int) Math.min(bytes, 1 << 16)];
+        for (int i = 0; i < row.length; i++) row[i] = (byte) (pattern >>> (8 * (i & 3)));
+        for (long done = 0; done < bytes; done += row.length) {
+          host.write(dst + done, row, 0, (int) Math.min(row.length, bytes - done));
+        }
+      }
+      return;
+    }
+    MemoryManager memory = gpu.machine().hsa().memory();
     try {
       if ((dst & 3) == 0 && (bytes & 3) == 0) {
         memory.fill(dst, pattern, bytes / 4);
@@ -222,12 +541,16 @@ final class MemoryApi implements ApiProvider {
     }
   }
 
+  // ---------------------------------------------------------------- symbols
+
   private ExecutableSymbol.Variable symbol(long hostShadow) throws HipException {
     GpuRuntime.Variable v = gpu.variable(hostShadow);
     return v.module().variable(gpu.machine(), v.name());
   }
 
-  private HipError symbolCopy(Args a, boolean toSymbol) throws HipException {
+  /** hipMemcpyToSymbol(symbol, src, count, offset, kind[, stream]) and FromSymbol(dst, symbol, …). */
+  private HipError symbolCopy(Args a, boolean toSymbol, int stream) throws HipException {
+    if (stream >= 0) streams.check(a.pointer(stream));
     long symbolArg = a.pointer(toSymbol ? 0 : 1);
     long other = a.pointer(toSymbol ? 1 : 0);
     long count = a.i64(2);

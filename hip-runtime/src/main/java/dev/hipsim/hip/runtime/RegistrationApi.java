@@ -7,6 +7,8 @@ import dev.hipsim.hip.api.HipException;
 import dev.hipsim.hip.api.HostMemory;
 import dev.hipsim.hip.gpu.CodeModule;
 import dev.hipsim.hip.gpu.GpuRuntime;
+import dev.hipsim.hsa.HsaException;
+import dev.hipsim.hsa.loader.ExecutableSymbol;
 import java.nio.ByteBuffer;
 
 /**
@@ -20,10 +22,18 @@ final class RegistrationApi implements ApiProvider {
   /** "HIPK": newer CLR's kpack wrapper, whose code lives in an external archive. */
   static final int HIPK = 0x4B504948;
 
-  private final GpuRuntime gpu;
+  /** Allocates managed memory (host memory the GPU maps at the same address). */
+  @FunctionalInterface
+  interface ManagedAllocator {
+    long allocate(HostMemory host, long size) throws HipException;
+  }
 
-  RegistrationApi(GpuRuntime gpu) {
+  private final GpuRuntime gpu;
+  private final ManagedAllocator managed;
+
+  RegistrationApi(GpuRuntime gpu, ManagedAllocator managed) {
     this.gpu = gpu;
+    this.managed = managed;
   }
 
   @Override
@@ -39,6 +49,33 @@ final class RegistrationApi implements ApiProvider {
       String deviceName = a.string(3);
       if (deviceName == null) deviceName = a.string(2);
       gpu.addFunction(a.pointer(1), new GpuRuntime.Function(module, deviceName));
+      return 0;
+    });
+    // __hipRegisterManagedVar(module, void** pointer, init_value, name, size, align): the host shadow holds the
+    // address of managed memory initialised from init_value; the device variable of that name is a pointer to it,
+    // set when the module's code is loaded.
+    api.value("__hipRegisterManagedVar", a -> {
+      CodeModule module = gpu.module(a.pointer(0));
+      String name = a.string(3);
+      long size = a.i64(4);
+      long pointer = a.pointer(1);
+      if (pointer == 0 || name == null || size <= 0) {
+        throw new HipException(HipError.INVALID_VALUE, "__hipRegisterManagedVar: bad arguments for " + name);
+      }
+      HostMemory host = a.memory();
+      long address = managed.allocate(host, size);
+      if (a.pointer(2) != 0) host.copy(address, a.pointer(2), size);
+      host.writeLong(pointer, address);
+      module.onLoad(gpu.machine(), (machine, executable) -> {
+        ExecutableSymbol.Variable v = module.variable(machine, name);
+        byte[] bytes = new byte[8];
+        for (int i = 0; i < 8; i++) bytes[i] = (byte) (address >>> (8 * i));
+        try {
+          machine.hsa().memory().write(v.address(), bytes, 0, 8);
+        } catch (HsaException e) {
+          throw new HipException(HipError.INVALID_SYMBOL, "managed variable " + name + ": " + e.getMessage());
+        }
+      });
       return 0;
     });
     api.value("__hipRegisterVar", a -> {

@@ -2,108 +2,133 @@ package dev.hipsim.hip.runtime;
 
 import dev.hipsim.hip.api.ApiProvider;
 import dev.hipsim.hip.api.ApiRegistry;
+import dev.hipsim.hip.api.Args;
 import dev.hipsim.hip.api.HipError;
 import dev.hipsim.hip.api.HipException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import dev.hipsim.hip.api.HostMemory;
 
 /**
- * Streams, events and device synchronisation. Every copy and launch completes before its call returns, so each
- * stream is always idle when the program looks: synchronisation succeeds at once, and an event records the time
- * at which all work enqueued before it was done.
+ * Streams, events, host callbacks and device synchronisation. Every copy and launch completes before its call
+ * returns, so each stream is always idle when the program looks: synchronisation succeeds at once, a callback or
+ * host function runs right away on the calling thread (everything enqueued before it is done), and an event records
+ * the time at which all work enqueued before it was done.
  */
 final class SyncApi implements ApiProvider {
-  private final AtomicLong handles = new AtomicLong(0x5700_0000_0000L);
-  private final Map<Long, Boolean> streams = new ConcurrentHashMap<>();
-  /** Event handle → nanoTime it was recorded at (-1: created, never recorded). */
-  private final Map<Long, Long> events = new ConcurrentHashMap<>();
+  /** hipStreamNonBlocking: the only stream flag. */
+  static final int NON_BLOCKING = 1;
+
+  private final StreamTable streams;
+  private final EventTable events;
+
+  SyncApi(StreamTable streams, EventTable events) {
+    this.streams = streams;
+    this.events = events;
+  }
 
   @Override
   public void register(ApiRegistry api) {
     api.hipError("hipDeviceSynchronize", a -> HipError.SUCCESS);
-    api.hipError("hipStreamCreate", a -> createStream(a.pointer(0), a.memory()));
-    api.hipError("hipStreamCreateWithFlags", a -> createStream(a.pointer(0), a.memory()));
-    api.hipError("hipStreamCreateWithPriority", a -> createStream(a.pointer(0), a.memory()));
+    api.hipError("hipCtxSynchronize", a -> HipError.SUCCESS);
+    api.hipError("hipStreamCreate", a -> createStream(a, 0, 0, 0));
+    api.hipError("hipStreamCreateWithFlags", a -> createStream(a, 0, a.i32(1), 0));
+    api.hipError("hipStreamCreateWithPriority", a -> createStream(a, 0, a.i32(1), a.i32(2)));
     api.hipError("hipStreamDestroy", a -> {
-      stream(a.pointer(0));
-      streams.remove(a.pointer(0));
+      streams.destroy(a.pointer(0));
       return HipError.SUCCESS;
     });
     api.hipError("hipStreamSynchronize", a -> {
-      stream(a.pointer(0));
+      streams.check(a.pointer(0));
       return HipError.SUCCESS;
     });
     api.hipErrorQuery("hipStreamQuery", a -> {
-      stream(a.pointer(0));
+      streams.check(a.pointer(0));
       return HipError.SUCCESS;
     });
     api.hipError("hipStreamWaitEvent", a -> {
-      stream(a.pointer(0));
-      event(a.pointer(1));
+      streams.check(a.pointer(0));
+      events.recorded(a.pointer(1));
       return HipError.SUCCESS;
     });
-    api.hipError("hipEventCreate", a -> createEvent(a.pointer(0), a.memory()));
-    api.hipError("hipEventCreateWithFlags", a -> createEvent(a.pointer(0), a.memory()));
+    api.hipError("hipStreamGetFlags", a -> {
+      int flags = streams.check(a.pointer(0)).flags();
+      return write(a.memory(), a.pointer(1), flags);
+    });
+    api.hipError("hipStreamGetPriority", a -> {
+      int priority = streams.check(a.pointer(0)).priority();
+      return write(a.memory(), a.pointer(1), priority);
+    });
+    api.hipError("hipDeviceGetStreamPriorityRange", a -> {
+      // CLR: normal priority 0 is the least, high (-1) the greatest.
+      if (a.pointer(0) != 0) a.memory().writeInt(a.pointer(0), 0);
+      if (a.pointer(1) != 0) a.memory().writeInt(a.pointer(1), -1);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipStreamAddCallback", a -> {
+      streams.check(a.pointer(0));
+      if (a.pointer(1) == 0) return HipError.INVALID_VALUE;
+      if (a.u32(3) != 0) return HipError.INVALID_VALUE;
+      // hipStreamCallback_t(stream, status, userData): everything before it completed, successfully.
+      a.memory().call(a.pointer(1), a.pointer(0), 0, a.pointer(2));
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipLaunchHostFunc", a -> {
+      streams.check(a.pointer(0));
+      if (a.pointer(1) == 0) return HipError.INVALID_VALUE;
+      a.memory().call(a.pointer(1), a.pointer(2), 0, 0);
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipEventCreate", a -> createEvent(a, 0));
+    api.hipError("hipEventCreateWithFlags", a -> createEvent(a, a.i32(1)));
     api.hipError("hipEventDestroy", a -> {
-      event(a.pointer(0));
-      events.remove(a.pointer(0));
+      events.destroy(a.pointer(0));
       return HipError.SUCCESS;
     });
     api.hipError("hipEventRecord", a -> {
-      event(a.pointer(0));
-      stream(a.pointer(1));
-      events.put(a.pointer(0), System.nanoTime());
+      streams.check(a.pointer(1));
+      events.record(a.pointer(0));
+      return HipError.SUCCESS;
+    });
+    api.hipError("hipEventRecordWithFlags", a -> {
+      streams.check(a.pointer(1));
+      events.record(a.pointer(0));
       return HipError.SUCCESS;
     });
     api.hipError("hipEventSynchronize", a -> {
-      recorded(a.pointer(0));
+      events.recorded(a.pointer(0));
       return HipError.SUCCESS;
     });
     api.hipErrorQuery("hipEventQuery", a -> {
-      event(a.pointer(0));
+      events.recorded(a.pointer(0));
       return HipError.SUCCESS;
     });
     api.hipError("hipEventElapsedTime", a -> {
-      long start = recorded(a.pointer(1));
-      long stop = recorded(a.pointer(2));
-      a.memory().writeInt(a.pointer(0), Float.floatToRawIntBits((stop - start) / 1e6f));
+      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+      float ms = events.elapsedMillis(a.pointer(1), a.pointer(2));
+      a.memory().writeInt(a.pointer(0), Float.floatToRawIntBits(ms));
       return HipError.SUCCESS;
     });
   }
 
-  private HipError createStream(long out, dev.hipsim.hip.api.HostMemory host) throws HipException {
-    if (out == 0) throw new HipException(HipError.INVALID_VALUE, "null stream pointer");
-    long h = handles.getAndAdd(64);
-    streams.put(h, Boolean.TRUE);
-    host.writeLong(out, h);
+  private HipError createStream(Args a, int out, int flags, int priority) throws HipException {
+    long p = a.pointer(out);
+    if (p == 0) throw new HipException(HipError.INVALID_VALUE, "null stream pointer");
+    if ((flags & ~NON_BLOCKING) != 0) return HipError.INVALID_VALUE;
+    // Priorities outside [greatest, least] = [-1, 0] are clamped into it, as CLR does.
+    int clamped = Math.max(-1, Math.min(0, priority));
+    a.memory().writeLong(p, streams.create(flags, clamped));
     return HipError.SUCCESS;
   }
 
-  private HipError createEvent(long out, dev.hipsim.hip.api.HostMemory host) throws HipException {
-    if (out == 0) throw new HipException(HipError.INVALID_VALUE, "null event pointer");
-    long h = handles.getAndAdd(64);
-    events.put(h, -1L);
-    host.writeLong(out, h);
+  private HipError createEvent(Args a, int flags) throws HipException {
+    long p = a.pointer(0);
+    if (p == 0) throw new HipException(HipError.INVALID_VALUE, "null event pointer");
+    a.memory().writeLong(p, events.create(flags));
     return HipError.SUCCESS;
   }
 
-  /** Checks a stream handle: 0 is the null stream; 1 and 2 are hipStreamLegacy/PerThread. */
-  private void stream(long handle) throws HipException {
-    if (handle == 0 || handle == 1 || handle == 2 || streams.containsKey(handle)) return;
-    throw new HipException(HipError.INVALID_HANDLE, String.format("0x%x is not a stream", handle));
-  }
-
-  private void event(long handle) throws HipException {
-    if (!events.containsKey(handle)) {
-      throw new HipException(HipError.INVALID_HANDLE, String.format("0x%x is not an event", handle));
-    }
-  }
-
-  private long recorded(long handle) throws HipException {
-    event(handle);
-    long t = events.get(handle);
-    if (t < 0) throw new HipException(HipError.INVALID_HANDLE, String.format("event 0x%x was never recorded", handle));
-    return t;
+  private static HipError write(HostMemory m, long p, int value) {
+    if (p == 0) return HipError.INVALID_VALUE;
+    m.writeInt(p, value);
+    return HipError.SUCCESS;
   }
 }

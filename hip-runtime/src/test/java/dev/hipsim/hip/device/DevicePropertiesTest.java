@@ -51,7 +51,7 @@ class DevicePropertiesTest {
 
   @Test
   void unknownDevicesAreRejected() {
-    assertThatThrownBy(() -> DeviceModel.forName("gfx1100")).hasMessage("unknown device 'gfx1100' (expected gfx90a or gfx942)");
+    assertThatThrownBy(() -> DeviceModel.forName("gfx1100")).hasMessage("unknown device 'gfx1100' (expected gfx90a, gfx940 or gfx942)");
   }
 
   @Test

@@ -82,6 +82,6 @@ class LifecycleTest {
     NativeTools.Run r = run("no-runtime", NativeTools.hipEnvironment("gfx1100"));
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(7);
     assertThat(r.stderrLines()).containsExactly(
-        "hipsim: cannot start the HIP runtime: HIPSIM_DEVICE: unknown device 'gfx1100' (expected gfx90a or gfx942)");
+        "hipsim: cannot start the HIP runtime: HIPSIM_DEVICE: unknown device 'gfx1100' (expected gfx90a, gfx940 or gfx942)");
   }
 }

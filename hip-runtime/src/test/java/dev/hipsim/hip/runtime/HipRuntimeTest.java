@@ -154,6 +154,6 @@ class HipRuntimeTest {
     assertThat(RuntimeConfig.fromEnvironment(Map.of("HIPSIM_DEVICE", "gfx942", "HIPSIM_STATS", "1")))
         .isEqualTo(new RuntimeConfig(DeviceModel.MI300X, true));
     assertThatThrownBy(() -> RuntimeConfig.fromEnvironment(Map.of("HIPSIM_DEVICE", "gfx908")))
-        .hasMessage("HIPSIM_DEVICE: unknown device 'gfx908' (expected gfx90a or gfx942)");
+        .hasMessage("HIPSIM_DEVICE: unknown device 'gfx908' (expected gfx90a, gfx940 or gfx942)");
   }
 }

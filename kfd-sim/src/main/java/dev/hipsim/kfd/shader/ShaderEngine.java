@@ -48,6 +48,7 @@ public final class ShaderEngine implements AqlPacketConsumer {
   private volatile DispatchOptions options = DispatchOptions.defaults();
   private volatile LongFunction<String> kernelNames = address -> String.format("kernel@0x%x", address);
   private volatile DispatchListener listener;
+  private volatile DispatchRunner running;
 
   private static final class Cached {
     final CodeCache cache;
@@ -61,7 +62,11 @@ public final class ShaderEngine implements AqlPacketConsumer {
 
   public ShaderEngine(KfdDevice device) {
     this.device = device;
-    this.target = device.model() == GpuModel.GFX942 ? Target.GFX942 : Target.GFX90A;
+    this.target = switch (device.model()) {
+      case GFX942 -> Target.GFX942;
+      case GFX940 -> Target.GFX940;
+      default -> Target.GFX90A;
+    };
   }
 
   /** Creates the engine and registers it as the device's packet consumer. */
@@ -90,6 +95,15 @@ public final class ShaderEngine implements AqlPacketConsumer {
 
   public void setListener(DispatchListener listener) {
     this.listener = listener;
+  }
+
+  /**
+   * How far the dispatch now running is: workgroups completed and in all, or null when none runs (for progress
+   * reports from another thread).
+   */
+  public long[] progress() {
+    DispatchRunner r = running;
+    return r == null ? null : new long[] {r.completedWorkgroups(), r.totalWorkgroups()};
   }
 
   /** The instruction cache of a process's address space on this device. */
@@ -141,7 +155,14 @@ public final class ShaderEngine implements AqlPacketConsumer {
           queue.apertures().ldsBase(), preload);
       CodeCache code = codeCache(memory);
       int lds = queue.node().ldsSizeInKb() * 1024;
-      DispatchStats stats = new DispatchRunner(launch, options, t -> new Interpreter(code, memory, launch), lds).run();
+      DispatchRunner runner = new DispatchRunner(launch, options, t -> new Interpreter(code, memory, launch), lds);
+      DispatchStats stats;
+      running = runner;
+      try {
+        stats = runner.run();
+      } finally {
+        running = null;
+      }
       DispatchListener l = listener;
       if (l != null) l.completed(name, p, stats);
     } catch (DispatchException e) {

@@ -2,11 +2,19 @@ package dev.hipsim.kfd.topology;
 
 /**
  * The simulated agents and the figures {@code rocminfo} reports for the real parts (AMD's GPU specification table
- * and rocminfo output posted in ROCm issues): an MI210 (gfx90a, CDNA2) and an MI300X (gfx942, CDNA3, SPX mode).
+ * and rocminfo output posted in ROCm issues): an MI210 (gfx90a, CDNA2), an MI300A (gfx940, early CDNA3) and an
+ * MI300X (gfx942, CDNA3, SPX mode).
  */
 public enum GpuModel {
   /** AMD Instinct MI210: chip 0x740f, 104 CUs in 8 shader engines, 64 GiB HBM2e, 1700 MHz, L2 8 MiB. */
   GFX90A("gfx90a", "AMD Instinct MI210", 0x740f, 90010, 104, 8, 1700, 64L << 30, "HBM2e", 16, 8192, 0, 1, 2, 3),
+  /**
+   * AMD Instinct MI300A as the first CDNA3 silicon presented it (LLVM's gfx940): chip 0x74a0, 228 CUs in 24 shader
+   * engines over 6 XCDs, 128 GiB HBM3, 2100 MHz, 4 MiB L2 per XCD, 256 MiB Infinity Cache (AMD's MI300A data sheet).
+   * The simulated part is a discrete GPU: its HBM is VRAM, not memory shared with the host.
+   */
+  GFX940("gfx940", "AMD Instinct MI300A", 0x74a0, 90400, 228, 24, 2100, 128L << 30, "HBM3", 32, 4096, 262144, 6, 2,
+      14),
   /** AMD Instinct MI300X: chip 0x74a1, 304 CUs in 32 shader engines over 8 XCDs, 192 GiB HBM3, 2100 MHz. */
   GFX942("gfx942", "AMD Instinct MI300X", 0x74a1, 90402, 304, 32, 2100, 192L << 30, "HBM3", 32, 4096, 262144, 8, 2,
       14);
