@@ -20,9 +20,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hipsim run [--device gfx90a|gfx942] [--stats] -- PROGRAM [ARGS…]}: runs an unmodified HIP program with
- * hipsim's libamdhip64 first on its library path, so the HIP runtime it talks to is hipsim's (a JVM inside the
- * program). The program inherits stdin, stdout and stderr; hipsim exits with the program's status.
+ * {@code hipsim run [--device gfx90a|gfx940|gfx942] [--stats] -- PROGRAM [ARGS…]}: runs an unmodified HIP program
+ * with hipsim's libamdhip64 first on its library path, so the HIP runtime it talks to is hipsim's (a JVM inside the
+ * program). Without {@code --device} (or HIPSIM_DEVICE) the device is chosen from the targets the program's code
+ * objects name ({@link DeviceSelection}). The program inherits stdin, stdout and stderr; hipsim exits with the
+ * program's status (134 after a GPU memory fault, which aborts the program as on hardware).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run an unmodified HIP program on the simulated GPU; exits with the program's status.")
@@ -32,8 +34,9 @@ final class RunCommand implements Callable<Integer> {
   /** Exit status when the program cannot be started at all (as a shell reports "command not found"). */
   static final int CANNOT_RUN = 127;
 
-  @Option(names = "--device", paramLabel = "gfx90a|gfx942",
-      description = "Simulated GPU: gfx90a (AMD Instinct MI210, the default) or gfx942 (AMD Instinct MI300X).")
+  @Option(names = "--device", paramLabel = "gfx90a|gfx940|gfx942",
+      description = "Simulated GPU: gfx90a (AMD Instinct MI210), gfx940 (AMD Instinct MI300A) or gfx942 (AMD "
+          + "Instinct MI300X). Default: one the program has code for, gfx90a first.")
   String device;
 
   @Option(names = "--stats", description = "At exit, print per-kernel statistics (launches, waves, instructions, time).")
@@ -62,11 +65,15 @@ final class RunCommand implements Callable<Integer> {
       throw new InputException("the HIP runtime library is not built (" + nativeDir.resolve("libamdhip64.so.5")
           + " is missing; build hipsim with a C compiler installed: mvn -B -q package -DskipTests)");
     }
+    String chosen = device;
+    if (chosen == null && System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank()) {
+      chosen = DeviceSelection.choose(Paths.get(program)).map(DeviceModel::target).orElse(null);
+    }
     List<String> command = new ArrayList<>();
     command.add(program);
     command.addAll(arguments);
     ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
-    pb.environment().putAll(environment(System.getenv(), home, nativeDir, device, stats,
+    pb.environment().putAll(environment(System.getenv(), home, nativeDir, chosen, stats,
         System.getProperty("java.class.path"), System.getProperty("java.home")));
     Process process;
     try {

@@ -42,10 +42,22 @@ public final class CodeModule {
     void loaded(Machine machine, Executable executable) throws HipException;
   }
 
+  private final Faults missingCode;
+
+  /** A module loaded through the module API: a missing code object is an error the call returns. */
   public CodeModule(long handle, String origin, ByteBuffer image) {
+    this(handle, origin, image, null);
+  }
+
+  /**
+   * @param missingCode for fat binaries the program registered: how the process ends when none of the code
+   *     objects suits the device (CLR aborts with hipErrorNoBinaryForGpu); null to return the error instead
+   */
+  public CodeModule(long handle, String origin, ByteBuffer image, Faults missingCode) {
     this.handle = handle;
     this.origin = origin;
     this.image = image.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    this.missingCode = missingCode;
   }
 
   public long handle() {
@@ -130,6 +142,11 @@ public final class CodeModule {
           machine.agent().targetId());
       return bundle.contents(s.chosen());
     } catch (NoCompatibleEntryException e) {
+      if (missingCode != null) {
+        missingCode.fatal("\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n"
+            + "hipsim: " + origin + " has no code object for " + machine.agent().isaName() + " (hipsim run "
+            + "--device picks another GPU): " + e.getMessage());
+      }
       throw new HipException(HipError.NO_BINARY_FOR_GPU, origin + ": no code object for "
           + machine.agent().isaName() + ": " + e.getMessage());
     } catch (BundleFormatException e) {

@@ -11,6 +11,7 @@ import dev.hipsim.hsa.loader.ExecutableSymbol;
 import dev.hipsim.hsa.queue.HsaQueue;
 import dev.hipsim.hsa.signal.Signal;
 import dev.hipsim.isa.dispatch.WaveFault;
+import dev.hipsim.isa.mem.GpuMemoryFault;
 import dev.hipsim.kfd.queue.QueueError;
 
 /**
@@ -162,9 +163,16 @@ public final class Launcher {
     if (cause instanceof WaveFault w) {
       String where = "hipsim: " + w.location();
       switch (w.kind()) {
-        case MEMORY_FAULT:
+        case MEMORY_FAULT: {
+          // ROCr's line carries the reason alone; the access kind goes on hipsim's line.
+          String reason = w.reason();
+          if (w.getCause() instanceof GpuMemoryFault gf) {
+            reason = gf.reason();
+            where += " (" + gf.kind().name().toLowerCase(java.util.Locale.ROOT) + " access)";
+          }
           return String.format("Memory access fault by GPU node-%d (Agent handle: %s) on address 0x%x. Reason: %s.%n%s",
-              node, agent, w.address(), w.reason(), where);
+              node, agent, w.address(), reason, where);
+        }
         case TRAP:
           return "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016\n"
               + where + " (" + w.reason() + ")";

@@ -102,7 +102,8 @@ final class RegistrationApi implements ApiProvider {
     long binary = host.readLong(wrapper + 8);
     long size = CodeModule.imageSize((offset, length) -> host.map(binary + offset, length));
     ByteBuffer image = host.map(binary, size);
-    CodeModule module = new CodeModule(gpu.newHandle(), String.format("fat binary at 0x%x", binary), image);
+    CodeModule module = new CodeModule(gpu.newHandle(), String.format("fat binary at 0x%x", binary), image,
+        gpu.faults());
     gpu.addModule(module);
     return module.handle();
   }
