@@ -60,19 +60,68 @@ class RunCommandTest {
   }
 
   @Test
-  void runsACorpusProgramUntilItsFirstUnsupportedCall() throws Exception {
+  void runsACorpusProgramAndReportsStatistics() throws Exception {
     assumeNativeLibraryBuilt();
     Path program = Corpus.root().resolve("gfx90a-v4/vector_add");
-    Result r = hipsim("run", "--device", "gfx90a", "--", program.toString());
-    // Until the runtime can load code and allocate memory, the program fails its first hipMalloc, says so with
-    // HIP's own error string, and exits 1 — cleanly, through the JVM that started inside it.
-    assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-    assertThat(r.stdout()).as(r.toString()).matches("\\S*vector_add\\.hip:15: hipMalloc\\(&da, n \\* sizeof\\(float\\)\\)"
-        + " failed: operation not supported\nFAILED\n");
-    assertThat(r.stderrLines()).as(r.toString()).containsOnlyOnce(
-        "hipsim: __hipRegisterFatBinary is not supported (returning 0)",
-        "hipsim: hipMalloc is not supported (returning hipErrorNotSupported)");
-    assertThat(r.stderrLines()).first().isEqualTo("hipsim: __hipRegisterFatBinary is not supported (returning 0)");
+    Result r = hipsim("run", "--stats", "--", program.toString());
+    assertThat(r.exit()).as(r.toString()).isZero();
+    assertThat(r.stdout()).as(r.toString()).isEqualTo("vector_add n=100000\nPASSED\n");
+    List<String> err = r.stderrLines();
+    assertThat(err.get(0)).isEqualTo("hipsim: kernel statistics on gfx90a, AMD Instinct MI210 (wave-instructions by "
+        + "category; time is dispatch wall time)");
+    assertThat(err.get(1)).matches("kernel +launches +workgroups +waves +wave-instr +SALU +VALU +SMEM +VMEM +LDS "
+        + "+branch/other +MFMA +time\\(ms\\) +active MIPS");
+    // vector_add: one launch of 391 blocks of 256 threads (4 waves each); the categories add up to the total.
+    String[] f = err.get(2).trim().split(" +");
+    assertThat(f[0]).isEqualTo("_Z4vaddPKfS0_Pfi");
+    assertThat(f[1]).isEqualTo("1");
+    assertThat(f[2]).isEqualTo("391");
+    assertThat(f[3]).isEqualTo("1564");
+    long total = Long.parseLong(f[4]);
+    long sum = 0;
+    for (int i = 5; i < 12; i++) sum += Long.parseLong(f[i]);
+    assertThat(sum).isEqualTo(total).isPositive();
+    assertThat(Long.parseLong(f[9])).as("LDS").isZero();
+    assertThat(Long.parseLong(f[11])).as("MFMA").isZero();
+    assertThat(err).hasSize(3);
+  }
+
+  @Test
+  void picksTheDeviceFromTheProgramsCode() throws Exception {
+    assumeNativeLibraryBuilt();
+    Result gfx940 = hipsim("run", "--stats", "--", Corpus.root().resolve("gfx940-v5/saxpy").toString());
+    assertThat(gfx940.exit()).as(gfx940.toString()).isZero();
+    assertThat(gfx940.stderr()).startsWith("hipsim: kernel statistics on gfx940, AMD Instinct MI300A");
+    // gfx942 and gfx90a code: gfx90a is preferred; --device overrides.
+    Path both = Corpus.root().resolve("gfx942-v6-ccob3/saxpy");
+    assertThat(DeviceSelection.processors(both)).containsExactlyInAnyOrder("gfx90a", "gfx942");
+    assertThat(DeviceSelection.choose(both).orElseThrow().target()).isEqualTo("gfx90a");
+    Result forced = hipsim("run", "--device", "gfx942", "--stats", "--", both.toString());
+    assertThat(forced.stderr()).as(forced.toString()).startsWith("hipsim: kernel statistics on gfx942");
+    // A program whose kernels live in a library next to it: the library's code decides.
+    Path app = Corpus.root().resolve("gfx940-v5/shared_lib");
+    assertThat(DeviceSelection.neighbours(app)).contains(Corpus.root().resolve("gfx940-v5/libkern.so"));
+    assertThat(DeviceSelection.choose(app).orElseThrow().target()).isEqualTo("gfx940");
+    assertThat(DeviceSelection.choose(Paths.get("/bin/sh"))).isEmpty();
+  }
+
+  @Test
+  void aMemoryFaultEndsTheProgramAsOnHardware() throws Exception {
+    assumeNativeLibraryBuilt();
+    Result r = hipsim("run", "--", Corpus.root().resolve("gfx90a-v4/memory_fault").toString());
+    assertThat(r.exit()).as(r.toString()).isEqualTo(134);
+    assertThat(r.stdout()).isEqualTo("memory_fault: storing to 0x10000 from work-item 70\n");
+    assertThat(r.stderrLines()).as(r.toString()).anyMatch(l -> CorpusRunIT.FAULT.matcher(l).matches())
+        .anyMatch(l -> CorpusRunIT.FAULT_LOCATION.matcher(l).matches());
+  }
+
+  @Test
+  void aProgramWithoutCodeForTheDeviceAbortsAsClrDoes() throws Exception {
+    assumeNativeLibraryBuilt();
+    Result r = hipsim("run", "--device", "gfx90a", "--", Corpus.root().resolve("gfx940-v5/vector_add").toString());
+    assertThat(r.exit()).as(r.toString()).isEqualTo(134);
+    assertThat(r.stderrLines()).as(r.toString())
+        .contains("\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"");
   }
 
   @Test
