@@ -55,8 +55,7 @@ public record Occupancy(int wavesPerCu, int blocksPerCu) {
     int bestSize = 0;
     int bestBlocks = 0;
     long bestThreads = -1;
-    for (int size = Math.max(WAVE, max / WAVE * WAVE); size > 0; size -= WAVE) {
-      int blockSize = Math.min(size, max);
+    for (int blockSize = max; blockSize > 0; blockSize -= WAVE) {
       int blocks = of(device, kernel, blockSize, dynamicLds).blocksPerCu();
       long threads = (long) blocks * blockSize;
       if (threads > bestThreads) {

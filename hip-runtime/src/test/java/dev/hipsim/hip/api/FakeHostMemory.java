@@ -11,6 +11,13 @@ public final class FakeHostMemory implements HostMemory {
   public static final long BASE = 0x7f00_0000_0000L;
   private final ByteBuffer bytes;
   private final Map<String, Long> strings = new HashMap<>();
+  private final Map<Long, Function3> functions = new HashMap<>();
+
+  /** A program function the runtime may call (stream callbacks, host functions). */
+  @FunctionalInterface
+  public interface Function3 {
+    void call(long a0, long a1, long a2);
+  }
   private long next = BASE;
 
   public FakeHostMemory(int size) {
@@ -78,6 +85,23 @@ public final class FakeHostMemory implements HostMemory {
     next = p + size;
     fill(p, 0, size);
     return p;
+  }
+
+  /** A fake function address that {@link #call} dispatches to {@code f}. */
+  public synchronized long function(Function3 f) {
+    long address = 0x4000_0000L + 16L * functions.size();
+    functions.put(address, f);
+    return address;
+  }
+
+  @Override
+  public void call(long function, long a0, long a1, long a2) {
+    Function3 f;
+    synchronized (this) {
+      f = functions.get(function);
+    }
+    if (f == null) throw new IllegalArgumentException(String.format("0x%x is not a fake function", function));
+    f.call(a0, a1, a2);
   }
 
   @Override

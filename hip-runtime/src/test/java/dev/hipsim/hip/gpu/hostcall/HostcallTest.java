@@ -2,7 +2,6 @@ package dev.hipsim.hip.gpu.hostcall;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hipsim.isa.mem.AtomicOp;
 import dev.hipsim.isa.mem.FlatMemory;
 import dev.hipsim.isa.mem.GpuMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
@@ -21,98 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class HostcallTest {
   private static final long BASE = 0x1000_0000L;
-
-  /** One wave's side of the protocol, in Java. */
-  private static final class Device {
-    final GpuMemory m;
-    final long buffer;
-
-    Device(GpuMemory m, long buffer) {
-      this.m = m;
-      this.buffer = buffer;
-    }
-
-    long mask() throws GpuMemoryFault {
-      return m.load64(buffer + HostcallBuffer.INDEX_MASK);
-    }
-
-    long header(long ptr) throws GpuMemoryFault {
-      return m.load64(buffer + HostcallBuffer.HEADERS) + HostcallBuffer.HEADER_SIZE * (ptr & mask());
-    }
-
-    long payload(long ptr) throws GpuMemoryFault {
-      return m.load64(buffer + HostcallBuffer.PAYLOADS) + (long) HostcallBuffer.PAYLOAD_SIZE * (ptr & mask());
-    }
-
-    long pop(long top) throws GpuMemoryFault {
-      while (true) {
-        long f = m.load64(top);
-        long next = m.load64(header(f) + HostcallBuffer.HEADER_NEXT);
-        if (m.atomic64(AtomicOp.CMPSWAP, top, next, f) == f) return f;
-        Thread.onSpinWait();
-      }
-    }
-
-    void push(long top, long ptr) throws GpuMemoryFault {
-      while (true) {
-        long f = m.load64(top);
-        m.store64(header(ptr) + HostcallBuffer.HEADER_NEXT, f);
-        if (m.atomic64(AtomicOp.CMPSWAP, top, ptr, f) == f) return;
-        Thread.onSpinWait();
-      }
-    }
-
-    /** A hostcall from the lanes in {@code active}, lane i sending {@code args[i]}; returns each lane's reply. */
-    long[][] call(int service, long active, long[][] args) throws GpuMemoryFault {
-      long ptr = pop(buffer + HostcallBuffer.FREE_STACK);
-      long h = header(ptr);
-      long p = payload(ptr);
-      m.store32(h + HostcallBuffer.HEADER_SERVICE, service);
-      m.store64(h + HostcallBuffer.HEADER_ACTIVEMASK, active);
-      m.store32(h + HostcallBuffer.HEADER_CONTROL, 1);
-      for (int lane = 0; lane < 64; lane++) {
-        if ((active >>> lane & 1) == 0) continue;
-        for (int w = 0; w < 8; w++) m.store64(p + 64L * lane + 8 * w, args[lane][w]);
-      }
-      push(buffer + HostcallBuffer.READY_STACK, ptr);
-      long doorbell = m.load64(buffer + HostcallBuffer.DOORBELL);
-      m.atomic64(AtomicOp.ADD, doorbell, 1, 0);
-      while ((m.load32(h + HostcallBuffer.HEADER_CONTROL) & 1) != 0) Thread.onSpinWait();
-      long[][] reply = new long[64][2];
-      for (int lane = 0; lane < 64; lane++) {
-        reply[lane][0] = m.load64(p + 64L * lane);
-        reply[lane][1] = m.load64(p + 64L * lane + 8);
-      }
-      long inc = mask() + 1;
-      long back = ptr + inc == 0 ? inc : ptr + inc;
-      push(buffer + HostcallBuffer.FREE_STACK, back);
-      return reply;
-    }
-
-    /** ockl's printf: begin, the format string, then the arguments, as hostcalls of one lane. */
-    long printf(String format, long... args) throws GpuMemoryFault {
-      long desc = send(2, 1 /* BEGIN */, new long[] {0});
-      byte[] f = (format + "\0").getBytes(StandardCharsets.ISO_8859_1);
-      for (int off = 0; off < f.length; off += 56) {
-        int n = Math.min(56, f.length - off);
-        long[] words = new long[(n + 7) / 8];
-        for (int i = 0; i < n; i++) words[i / 8] |= (long) (f[off + i] & 0xff) << (8 * (i % 8));
-        boolean last = off + n == f.length && args.length == 0;
-        desc = send(2, desc | (last ? 2 : 0), words);
-      }
-      for (int i = 0; i < args.length; i++) {
-        desc = send(2, desc | (i == args.length - 1 ? 2 : 0), new long[] {args[i]});
-      }
-      return desc;
-    }
-
-    private long send(int service, long desc, long[] words) throws GpuMemoryFault {
-      long[][] args = new long[64][8];
-      args[0][0] = (desc & ~(7L << 5)) | ((long) words.length << 5);
-      System.arraycopy(words, 0, args[0], 1, words.length);
-      return call(service, 1, args)[0][0];
-    }
-  }
 
   private final FlatMemory memory = new FlatMemory(BASE, 1 << 22);
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -148,7 +55,7 @@ class HostcallTest {
     HostcallBuffer b = buffer(10);
     assertThat(b.packets()).isEqualTo(10);
     assertThat(memory.load64(BASE + HostcallBuffer.INDEX_MASK)).isEqualTo(15);
-    Device d = new Device(memory, BASE);
+    HostcallDevice d = new HostcallDevice(memory, BASE);
     List<Long> popped = new ArrayList<>();
     for (int i = 0; i < 10; i++) popped.add(d.pop(BASE + HostcallBuffer.FREE_STACK) & 15);
     assertThat(popped).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
@@ -161,7 +68,7 @@ class HostcallTest {
     AtomicBoolean stop = new AtomicBoolean();
     Thread t = serve(b, services(null), stop);
     try {
-      Device d = new Device(memory, BASE);
+      HostcallDevice d = new HostcallDevice(memory, BASE);
       long printed = d.printf("block %d of %d: %s=%.3f %c%%\n", 2, 4, 0x706968L /* "hip" */,
           Double.doubleToRawLongBits(4.5), 'D');
       assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("block 2 of 4: hip=4.500 D%\n");
@@ -200,7 +107,7 @@ class HostcallTest {
     for (int w = 0; w < 6; w++) {
       int wave = w;
       Thread t = new Thread(() -> {
-        Device d = new Device(memory, BASE);
+        HostcallDevice d = new HostcallDevice(memory, BASE);
         try {
           for (int round = 0; round < 50; round++) {
             long active = 0x00ff_00ffL << (wave % 4);
@@ -228,7 +135,7 @@ class HostcallTest {
     assertThat(problems).isEmpty();
     assertThat(freed).hasSize(6).containsOnly(0x1234_0000L);
     // Every packet is back on the free stack.
-    Device d = new Device(memory, BASE);
+    HostcallDevice d = new HostcallDevice(memory, BASE);
     List<Long> popped = new ArrayList<>();
     for (int i = 0; i < 8; i++) popped.add(d.pop(BASE + HostcallBuffer.FREE_STACK) & 7);
     assertThat(popped).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
