@@ -34,7 +34,7 @@ done
 
 ALL_PROGRAMS="vector_add saxpy matmul_tiled reduce_atomic warp_shuffle int64_math float_math scratch_recursion
   device_globals dynamic_shared_3d half_precision device_printf streams_events mfma multi_tu shared_lib hipbench
-  module_api cooperative_groups memory_fault"
+  module_api cooperative_groups memory_fault device_malloc"
 PROGRAMS=${*:-$ALL_PROGRAMS}
 
 CLANG22_FLAGS=(-x hip -D__AMDGCN_WAVEFRONT_SIZE=64 --rocm-path=/usr --rocm-device-lib-path="$DEVLIBS" -I/usr/include
