@@ -33,7 +33,11 @@ public final class Interpreter implements WaveExecutor {
         long pc = w.pc;
         if ((pc & 3) != 0) throw misaligned(w, pc);
         Op op = code.at(pc, memory);
-        op.execute(w, cx);
+        if ((w.mode & ScalarControlOps.VSKIP) != 0 && op.vectorUnit) {
+          w.pc = pc + op.size; // s_setvskip: vector instructions are skipped, not executed
+        } else {
+          op.execute(w, cx);
+        }
         executed++;
       }
     } catch (GpuMemoryFault f) {
