@@ -21,6 +21,7 @@ import dev.hipsim.isa.dispatch.KernelDescriptor;
  * @param privateApertureBase base of the private (scratch) aperture in the flat address space
  * @param sharedApertureBase base of the LDS aperture in the flat address space
  * @param preloadedKernargs kernel-argument dwords preloaded into user SGPRs (gfx940+), possibly empty
+ * @param shared state shared by all workgroups of this dispatch (grid-wide barriers)
  */
 public record KernelLaunch(
     String kernelName,
@@ -37,7 +38,18 @@ public record KernelLaunch(
     boolean architectedFlatScratch,
     long privateApertureBase,
     long sharedApertureBase,
-    int[] preloadedKernargs) {
+    int[] preloadedKernargs,
+    DispatchShared shared) {
+
+  /** A launch with fresh dispatch-wide state. */
+  public KernelLaunch(String kernelName, DispatchPacket packet, long packetAddress, long queueAddress, long dispatchId,
+      KernelDescriptor descriptor, DispatchGeometry geometry, long scratchBase, int scratchPerLane,
+      int scratchWaveSlots, boolean packedWorkItemIds, boolean architectedFlatScratch, long privateApertureBase,
+      long sharedApertureBase, int[] preloadedKernargs) {
+    this(kernelName, packet, packetAddress, queueAddress, dispatchId, descriptor, geometry, scratchBase,
+        scratchPerLane, scratchWaveSlots, packedWorkItemIds, architectedFlatScratch, privateApertureBase,
+        sharedApertureBase, preloadedKernargs, new DispatchShared());
+  }
 
   /** GPU address of the first instruction. */
   public long entryPoint() {

@@ -48,6 +48,9 @@ public final class Wave {
    */
   public int gprIdxMask;
 
+  /** The GWS barrier generation this wave waits to see pass, or -1 when it is not waiting at a GWS barrier. */
+  public long gwsWait = -1;
+
   public WaveStatus status = WaveStatus.RUNNING;
 
   // identity
@@ -110,6 +113,7 @@ public final class Wave {
     mode = 0;
     trapsts = 0;
     gprIdxMask = 0;
+    gwsWait = -1;
     pc = 0;
     vgprCount = vgprs;
     accOffset = accumulationOffset;

@@ -62,6 +62,14 @@ public final class GpuVm implements GpuMemory {
     return walks.get();
   }
 
+  /**
+   * Counts unmaps so far. The shader engine's instruction cache compares it between dispatches: code at an address
+   * can only change meaning after the address was unmapped (the loader maps fresh memory for each code object).
+   */
+  public long unmapGeneration() {
+    return generation.get();
+  }
+
   // ---------------------------------------------------------------- driver side
 
   /** Maps a physically contiguous run; see {@link PageTables#map}. */
