@@ -42,6 +42,7 @@ final class Machine {
   int[] savedV;
   int[] savedS;
   int savedScc;
+  byte[] savedLds;
 
   Machine(Target target) {
     this.target = target;
@@ -102,6 +103,7 @@ final class Machine {
     savedV = w.v.clone();
     savedS = w.s.clone();
     savedScc = w.scc;
+    savedLds = group.lds().bytes().clone();
   }
 
   int v(int reg, int lane) {
