@@ -124,7 +124,8 @@ final class FlatOps {
         int vb = addr == null ? -1 : addr.vectorBase(w);
         for (long m = exec; m != 0; m &= m - 1) {
           int l = Long.numberOfTrailingZeros(m);
-          out[l] = base + (vb < 0 ? 0 : v[vb + l] & 0xffff_ffffL);
+          // The private offset is 32-bit arithmetic (SGPR + VGPR + signed immediate wrap around).
+          out[l] = (base + (vb < 0 ? 0 : v[vb + l] & 0xffff_ffffL)) & 0xffff_ffffL;
         }
         return;
       }

@@ -25,7 +25,7 @@ final class Machine {
   static final int MEM_SIZE = 1 << 20;
   /** Scratch backing for the wave (the upper half of the memory). */
   static final long SCRATCH = MEM + MEM_SIZE / 2;
-  static final int SCRATCH_PER_LANE = 1024;
+  static final int SCRATCH_PER_LANE = 4096;
   static final int LDS_BYTES = 64 << 10;
   static final long PC = 0x1000;
   /** The accumulation offset tests use: AGPRs start at v[256] of the unified file. */
