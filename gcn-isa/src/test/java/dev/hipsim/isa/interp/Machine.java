@@ -23,8 +23,8 @@ import java.util.Random;
 final class Machine {
   static final long MEM = 0x1_0000_0000L;
   static final int MEM_SIZE = 1 << 20;
-  /** Scratch backing for the wave (the upper half of the memory). */
-  static final long SCRATCH = MEM + MEM_SIZE / 2;
+  /** Scratch backing for the wave: 256 KiB from MEM + 128 KiB. */
+  static final long SCRATCH = MEM + 0x20000;
   static final int SCRATCH_PER_LANE = 4096;
   static final int LDS_BYTES = 64 << 10;
   static final long PC = 0x1000;

@@ -24,6 +24,8 @@ import net.jqwik.api.Provide;
 class VectorMemoryProperties {
   static final long DATA = Machine.MEM + 0x10000;
   static final int DATA_SIZE = 0x10000;
+  /** The memory these tests reach and compare: the data area and the wave's scratch, below MEM + 384 KiB. */
+  static final int REGION = 0x60000;
 
   static final List<Operation> OPS = new ArrayList<>();
 
@@ -68,7 +70,7 @@ class VectorMemoryProperties {
     return hi ? (old & 0xffff) | v << 16 : (old & 0xffff0000) | (v & 0xffff);
   }
 
-  @Property(tries = 1200)
+  @Property(tries = 800)
   void flatGlobalScratchAccesses(@ForAll("ops") Operation globalOp, @ForAll("targets") Target t,
       @ForAll long seed) throws Exception {
     Random r = new Random(seed);
@@ -85,7 +87,7 @@ class VectorMemoryProperties {
     if (!Enc.has(t, f, op)) return;
     Machine m = new Machine(t);
     m.randomize(r, 32);
-    byte[] bytes = new byte[Machine.MEM_SIZE];
+    byte[] bytes = new byte[REGION];
     r.nextBytes(bytes);
     m.memory.write(Machine.MEM, bytes, 0, bytes.length);
     r.nextBytes(m.group.lds().bytes());
@@ -209,7 +211,7 @@ class VectorMemoryProperties {
       }
     }
     m.assertState(v, m.savedS, m.text(e));
-    byte[] now = new byte[Machine.MEM_SIZE];
+    byte[] now = new byte[REGION];
     m.memory.read(Machine.MEM, now, 0, now.length);
     compare(mem.array(), now, m.text(e) + " memory");
     compare(lds.array(), m.group.lds().bytes(), m.text(e) + " LDS");
