@@ -36,7 +36,14 @@ public final class Interpreter implements WaveExecutor {
         if ((w.mode & ScalarControlOps.VSKIP) != 0 && op.vectorUnit) {
           w.pc = pc + op.size; // s_setvskip: vector instructions are skipped, not executed
         } else {
-          op.execute(w, cx);
+          try {
+            op.execute(w, cx);
+          } catch (WaveFault | dev.hipsim.isa.dispatch.WatchdogTimeout e) {
+            throw e;
+          } catch (DispatchException e) {
+            // An operand the device cannot read: give the error the wave's location and the instruction.
+            throw Faults.wave(WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, op.instruction, -1, 0, e.getMessage(), e);
+          }
         }
         executed++;
       }

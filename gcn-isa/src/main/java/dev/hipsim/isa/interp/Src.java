@@ -71,7 +71,7 @@ final class Src {
       case SGPR: return w.s[index];
       case CONST: return (int) constant;
       case SPECIAL: return (int) special(w, cx, false);
-      default: throw new IllegalStateException("vector operand read as a scalar");
+      default: throw new DispatchException("a vector register where the instruction reads a scalar operand");
     }
   }
 
@@ -81,7 +81,7 @@ final class Src {
       case SGPR: return w.s64(index);
       case CONST: return constant;
       case SPECIAL: return special(w, cx, true);
-      default: throw new IllegalStateException("vector operand read as a scalar");
+      default: throw new DispatchException("a vector register where the instruction reads a scalar operand");
     }
   }
 
