@@ -218,4 +218,40 @@ class ValuFloatProperties {
       }
     }
   }
+
+  /**
+   * GFX9's 16-bit destination rules (LLVM's zeroesHigh16BitsOfDest): the VOP1/VOP2 and legacy 16-bit operations
+   * zero the high half; v_mac_f16, v_madmk_f16 and v_madak_f16 keep it; op_sel VOP3 forms write the half op_sel[3]
+   * names and keep the other.
+   */
+  @net.jqwik.api.Example
+  void sixteenBitDestinationRules() throws Exception {
+    for (Target t : new Target[] {Target.GFX90A, Target.GFX942}) {
+      Machine m = new Machine(t);
+      m.randomize(new Random(7), 8);
+      for (int l = 0; l < 64; l++) {
+        m.setV(1, l, 0x1234_3c00); // 1.0 in the low half
+        m.setV(2, l, 0x5678_4000); // 2.0
+        m.setV(3, l, 0xabcd_3800); // 0.5 (the accumulator of v_mac_f16), high half to keep
+      }
+      m.run(Enc.of(t, Format.VOP2, Operation.V_ADD_F16).vdst(4).src0(256 + 1).src1(256 + 2));
+      m.run(Enc.of(t, Format.VOP2, Operation.V_MAC_F16).vdst(3).src0(256 + 1).src1(256 + 2));
+      m.setV(5, 0, 0x9999_0000);
+      m.run(Enc.of(t, Format.VOP2, Operation.V_MADAK_F16).vdst(5).src0(256 + 1).src1(256 + 2).literal(0x3c00));
+      m.setV(6, 0, 0x7777_0000);
+      m.run(Enc.of(t, Format.VOP3, Operation.V_FMA_F16).vdst(6).src0(256 + 1).src1(256 + 2).src2(256 + 1));
+      m.setV(7, 0, 0x0000_1111);
+      m.run(Enc.of(t, Format.VOP3, Operation.V_FMA_F16).vdst(7).src0(256 + 1).src1(256 + 2).src2(256 + 1)
+          .opSel(8));
+      m.setV(8, 0, 0x2222_0000);
+      m.run(Enc.of(t, Format.VOP3, Operation.V_FMA_LEGACY_F16).vdst(8).src0(256 + 1).src1(256 + 2).src2(256 + 1));
+      org.assertj.core.api.Assertions.assertThat(m.v(4, 0)).as("v_add_f16").isEqualTo(0x0000_4200);
+      org.assertj.core.api.Assertions.assertThat(m.v(3, 0)).as("v_mac_f16").isEqualTo(0xabcd_4100);
+      org.assertj.core.api.Assertions.assertThat(m.v(5, 0)).as("v_madak_f16").isEqualTo(0x9999_4200);
+      org.assertj.core.api.Assertions.assertThat(m.v(6, 0)).as("v_fma_f16").isEqualTo(0x7777_4200);
+      org.assertj.core.api.Assertions.assertThat(m.v(7, 0)).as("v_fma_f16 op_sel:[0,0,0,1]")
+          .isEqualTo(0x4200_1111);
+      org.assertj.core.api.Assertions.assertThat(m.v(8, 0)).as("v_fma_legacy_f16").isEqualTo(0x0000_4200);
+    }
+  }
 }
