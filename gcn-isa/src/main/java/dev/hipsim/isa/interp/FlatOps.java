@@ -83,7 +83,8 @@ final class FlatOps {
               long base = LdsDma.base(w, instruction, offset);
               for (long m = exec; m != 0; m &= m - 1) {
                 lane = Long.numberOfTrailingZeros(m);
-                LdsDma.store(w, cx, instruction, base, lane, access.loadedValue(loadRaw(w, cx, mem, address[lane], lane), 0));
+                int raw = loadRaw(w, cx, mem, address[lane], lane);
+                LdsDma.store(w, cx, instruction, base, lane, access.loadedValue(raw, 0));
               }
               break;
             }

@@ -202,7 +202,9 @@ class LdsProperties {
     m.assertState(v, m.savedS, m.text(e));
     byte[] want = ref.array();
     for (int i = 0; i < LDS; i++) {
-      if (want[i] != lds[i]) throw new AssertionError(m.text(e) + ": LDS byte " + i + " is " + lds[i] + ", expected " + want[i]);
+      if (want[i] != lds[i]) {
+        throw new AssertionError(m.text(e) + ": LDS byte " + i + " is " + lds[i] + ", expected " + want[i]);
+      }
     }
   }
 

@@ -57,8 +57,14 @@ class PackedProperties {
   /** One 16-bit result half of a packed operation. */
   static int halfResult(Operation op, int a, int b, int c, boolean clamp, int mode) {
     switch (op) {
-      case V_PK_ADD_F16: return (int) (clamp ? clampF16(RefFloat.add(F16, a, b, mode), mode) : RefFloat.add(F16, a, b, mode));
-      case V_PK_MUL_F16: return (int) (clamp ? clampF16(RefFloat.mul(F16, a, b, mode), mode) : RefFloat.mul(F16, a, b, mode));
+      case V_PK_ADD_F16: {
+        long x = RefFloat.add(F16, a, b, mode);
+        return (int) (clamp ? clampF16(x, mode) : x);
+      }
+      case V_PK_MUL_F16: {
+        long x = RefFloat.mul(F16, a, b, mode);
+        return (int) (clamp ? clampF16(x, mode) : x);
+      }
       case V_PK_FMA_F16: {
         long r = RefFloat.fma(F16, a, b, c, mode);
         return (int) (clamp ? clampF16(r, mode) : r);
@@ -294,7 +300,9 @@ class PackedProperties {
           for (int k = 0; k < 8; k++) sum += (long) (a >>> 4 * k & 15) * (b >>> 4 * k & 15);
       }
       boolean unsigned = op.name().contains("_U32_");
-      if (clamp) sum = unsigned ? Math.min(sum, 0xffff_ffffL) : Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum));
+      if (clamp) {
+        sum = unsigned ? Math.min(sum, 0xffff_ffffL) : Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum));
+      }
       values[l] = (int) sum;
     }
     m.assertState(ValuHarness.expectWrite(m, vdst, exec, values), m.savedS,

@@ -149,7 +149,8 @@ class ValuIntegerProperties {
       for (int i = 0; i < 4; i++) s += Math.abs(byteOf(a, i) - byteOf(b, i));
       return (s << 16) + x;
     });
-    c(Operation.V_SAD_U16, 3, (a, b, x) -> x + Math.abs((a & 0xffff) - (b & 0xffff)) + Math.abs((a >>> 16) - (b >>> 16)));
+    c(Operation.V_SAD_U16, 3,
+        (a, b, x) -> x + Math.abs((a & 0xffff) - (b & 0xffff)) + Math.abs((a >>> 16) - (b >>> 16)));
     c(Operation.V_SAD_U32, 3, (a, b, x) -> (int) (Math.abs(u(a) - u(b)) + x));
     c(Operation.V_MSAD_U8, 3, (a, b, x) -> {
       int s = x;
