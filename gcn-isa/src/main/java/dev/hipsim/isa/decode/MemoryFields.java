@@ -12,9 +12,10 @@ package dev.hipsim.isa.decode;
  * @param lds MUBUF: the data goes to LDS rather than VGPRs; FLAT on gfx940 (scratch/global *_lds_*) likewise
  * @param dataFormat MTBUF: dfmt
  * @param numberFormat MTBUF: nfmt
+ * @param immediateOffset whether {@code offset} applies: false for SMEM forms without an immediate offset
  */
 public record MemoryFields(int offset, int offset1, int cachePolicy, boolean offen, boolean idxen, boolean lds,
-    int dataFormat, int numberFormat) {
+    int dataFormat, int numberFormat, boolean immediateOffset) {
   /** glc (gfx90a) / sc0 (gfx940): return pre-op value for atomics, coherence for loads. */
   public static final int GLC = 1;
   /** slc (gfx90a) / nt (gfx940): streaming, non-temporal. */

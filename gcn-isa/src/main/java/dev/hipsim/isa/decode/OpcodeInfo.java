@@ -5,9 +5,10 @@ import java.util.List;
 /**
  * One row of an opcode table: what an opcode of a format means on a target and how LLVM shows it.
  *
- * <p>The two masks come from probing LLVM's disassembler bit by bit: a set bit of {@code zeroMask} must be clear for
- * the word to be this instruction (LLVM rejects it otherwise), a set bit of {@code liveMask} is a control bit the
- * instruction uses (a modifier, a cache bit, an offset). Control bits in neither mask are ignored.
+ * <p>The masks come from probing LLVM's disassembler bit by bit: a set bit of the zero mask must be clear for the
+ * word to be this instruction (LLVM rejects it otherwise), a set bit of {@code liveMask} is a control bit the
+ * instruction uses (a modifier, a cache bit, an offset). Control bits in neither mask are ignored. Formats with
+ * selector bits (see {@link Format}) have a zero mask per variant.
  */
 public final class OpcodeInfo {
   /** DS: two 8-bit offsets (offset0/offset1) rather than one 16-bit offset. */
@@ -25,19 +26,19 @@ public final class OpcodeInfo {
   private final int opcode;
   private final Operation operation;
   private final String mnemonic;
-  private final long zeroMask;
+  private final long[] zeroMasks;
   private final long liveMask;
   private final int flags;
   private final ImmStyle immStyle;
   private final OperandSpec[] operands;
 
-  OpcodeInfo(Format format, int opcode, Operation operation, String mnemonic, long zeroMask, long liveMask,
+  OpcodeInfo(Format format, int opcode, Operation operation, String mnemonic, long[] zeroMasks, long liveMask,
       int flags, ImmStyle immStyle, OperandSpec[] operands) {
     this.format = format;
     this.opcode = opcode;
     this.operation = operation;
     this.mnemonic = mnemonic;
-    this.zeroMask = zeroMask;
+    this.zeroMasks = zeroMasks;
     this.liveMask = liveMask;
     this.flags = flags;
     this.immStyle = immStyle;
@@ -61,8 +62,17 @@ public final class OpcodeInfo {
     return mnemonic;
   }
 
-  public long zeroMask() {
-    return zeroMask;
+  /**
+   * The bits that must be clear for a word of this opcode to be this instruction, given the word's selector bits
+   * (all ones when the word's variant does not exist).
+   */
+  public long zeroMask(long bits) {
+    return zeroMasks[zeroMasks.length == 1 ? 0 : format.variantKey(bits)];
+  }
+
+  /** Whether the encoding {@code bits} (with this opcode) is accepted. */
+  public boolean accepts(long bits) {
+    return (bits & zeroMask(bits)) == 0;
   }
 
   public long liveMask() {
