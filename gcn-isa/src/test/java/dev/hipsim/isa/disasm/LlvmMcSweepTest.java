@@ -2,9 +2,7 @@ package dev.hipsim.isa.disasm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hipsim.isa.decode.Decoder;
 import dev.hipsim.isa.decode.Format;
-import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Target;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,7 +36,7 @@ class LlvmMcSweepTest {
         if (!only.isEmpty() && !Arrays.asList(only.split(",")).contains(format.name())) continue;
         Random rnd = new Random(seed * 31 + format.ordinal() * 7 + target.ordinal());
         long t0 = System.nanoTime();
-        Comparison c = Comparison.run(target, format, rnd, n, true);
+        LlvmMcComparison c = LlvmMcComparison.run(target, RandomEncodings.batch(rnd, target, format, n));
         System.out.printf("  %s %-9s %d compared, %d mismatches, %d crashes, %.1f s%n", target.processor(), format,
             c.compared, c.mismatches.size(), c.crashes, (System.nanoTime() - t0) / 1e9);
         total += c.compared;
@@ -54,49 +52,4 @@ class LlvmMcSweepTest {
     assertThat(report).isEmpty();
   }
 
-  /** Decodes a batch with both decoders and lists the disagreements. */
-  static final class Comparison {
-    int compared;
-    int crashes;
-    final List<String> mismatches = new ArrayList<>();
-
-    static Comparison run(Target target, Format format, Random rnd, int count, boolean mostlyValid)
-        throws Exception {
-      Decoder decoder = new Decoder(target);
-      List<int[]> probes = new ArrayList<>(count);
-      List<Instruction> ours = new ArrayList<>(count);
-      for (int i = 0; i < count; i++) {
-        int[] words = RandomEncodings.draw(rnd, target, format, mostlyValid && rnd.nextInt(10) != 0);
-        byte[] bytes = new byte[words.length * 4];
-        for (int k = 0; k < words.length; k++) {
-          for (int b = 0; b < 4; b++) bytes[4 * k + b] = (byte) (words[k] >>> (8 * b));
-        }
-        Instruction inst = decoder.decode(bytes, 0, bytes.length, 0);
-        ours.add(inst);
-        probes.add(inst.isValid() ? Arrays.copyOf(words, inst.size() / 4) : words);
-      }
-      List<LlvmMc.Result> theirs = LlvmMc.disassemble(target.llvmCpu(), probes);
-      Comparison c = new Comparison();
-      for (int i = 0; i < count; i++) {
-        LlvmMc.Result r = theirs.get(i);
-        if (r.crashed()) {
-          c.crashes++;
-          continue;
-        }
-        c.compared++;
-        Instruction inst = ours.get(i);
-        String mine = inst.isValid() ? LlvmMc.normalize(InstructionPrinter.print(inst)) : null;
-        String llvm = r.invalid() ? null : LlvmMc.normalize(r.text());
-        boolean same = mine == null ? llvm == null
-            : llvm != null && mine.equals(llvm) && r.bytes() == inst.size();
-        if (!same) {
-          StringBuilder w = new StringBuilder();
-          for (int k = 0; k < probes.get(i).length; k++) w.append(String.format("%08x ", probes.get(i)[k]));
-          c.mismatches.add(String.format("%s %s [%s] llvm: %s (%d) | ours: %s (%d)", target.processor(), format, w,
-              llvm, r.bytes(), mine, inst.size()));
-        }
-      }
-      return c;
-    }
-  }
 }

@@ -15,8 +15,24 @@ import java.util.Random;
 final class RandomEncodings {
   private RandomEncodings() {}
 
-  /** The formats a probe can be drawn from. */
-  static final Format[] FORMATS = Format.values();
+  /** A batch of probes of one format, nine in ten kept valid. */
+  static java.util.List<int[]> batch(Random rnd, Target target, Format format, int count) {
+    java.util.List<int[]> out = new java.util.ArrayList<>(count);
+    for (int i = 0; i < count; i++) out.add(draw(rnd, target, format, rnd.nextInt(10) != 0));
+    return out;
+  }
+
+  /**
+   * Three random dwords with any top bits, except the MIMG (image) encoding, which gfx90a has and hipsim does not
+   * decode.
+   */
+  static int[] anyWords(Random rnd) {
+    int w0;
+    do {
+      w0 = rnd.nextInt();
+    } while ((w0 >>> 26) == 0x3c);
+    return new int[] {w0, rnd.nextInt(), rnd.nextInt()};
+  }
 
   /** Three dwords: the instruction (4 or 8 bytes) and a random literal after it. */
   static int[] draw(Random rnd, Target target, Format format, boolean keepValid) {
