@@ -11,6 +11,7 @@
 #   V/P.co/B.list.txt       LLVM 22 clang-offload-bundler --list of bundle B
 #   V/P.co/B-TARGET.hsaco   each code object, as clang-offload-bundler --unbundle writes it
 #   V/P.co/B-TARGET.{readelf,objdump,notes}.txt   readelf -W, llvm-objdump -d --mcpu, llvm-readobj --notes
+#   V/P.co/B-TARGET.kd.txt  every kernel descriptor as LLVM 22 disassembles it (.amdhsa_* directives)
 #   manifest.tsv            one line per code object: variant, program, bundle, entry id, size, sha256
 set -euo pipefail
 export HIP_PLATFORM=amd
@@ -32,7 +33,8 @@ for tool in "$HIPCC" "$CLANG22" "$BUNDLER" "$BUNDLER15" "$OBJDUMP" "$READOBJ" re
 done
 
 ALL_PROGRAMS="vector_add saxpy matmul_tiled reduce_atomic warp_shuffle int64_math float_math scratch_recursion
-  device_globals dynamic_shared_3d half_precision device_printf streams_events mfma multi_tu shared_lib hipbench"
+  device_globals dynamic_shared_3d half_precision device_printf streams_events mfma multi_tu shared_lib hipbench
+  module_api cooperative_groups"
 PROGRAMS=${*:-$ALL_PROGRAMS}
 
 CLANG22_FLAGS=(-x hip -D__AMDGCN_WAVEFRONT_SIZE=64 --rocm-path=/usr --rocm-device-lib-path="$DEVLIBS" -I/usr/include
@@ -62,6 +64,14 @@ compile() {
   case $p in
     multi_tu)
       env $env $cmd "$src/multi_tu/main.hip" "$src/multi_tu/kernels_a.hip" "$src/multi_tu/kernels_b.hip" -o "$out/$p" "${link[@]}" ;;
+    module_api)
+      # The kernels as a bare code-object bundle beside the program, which loads it with hipModuleLoad.
+      if is_clang22 "$v"; then
+        env $env $cmd --cuda-device-only "$src/module_api/module_kernels.hip" -o "$out/module_kernels.co"
+      else
+        env $env $cmd --genco "$src/module_api/module_kernels.hip" -o "$out/module_kernels.co"
+      fi &&
+        env $env $cmd "$src/module_api/module_api.hip" -o "$out/$p" "${link[@]}" ;;
     shared_lib)
       env $env $cmd -fPIC -shared "$src/shared_lib/libkern.hip" -o "$out/libkern.so" "${link[@]}" &&
         env $env $cmd "$src/shared_lib/app.hip" -o "$out/$p" -L"$out" -lkern -Wl,-rpath,'$ORIGIN' "${link[@]}" ;;
@@ -74,11 +84,15 @@ compile() {
 record() {
   local bin=$1 dir name co tmp
   dir=$(dirname "$bin"); name=$(basename "$bin"); co=$bin.co
-  readelf -W --file-header --sections --program-headers --symbols --relocs --dynamic --version-info --notes "$bin" \
-    > "$bin.readelf.txt"
   rm -rf "$co"; mkdir -p "$co"
   tmp=$(mktemp -d)
-  if objcopy --dump-section .hip_fatbin="$tmp/fatbin" "$bin" 2>/dev/null; then
+  if [ "$(head -c 4 "$bin")" != $'\x7fELF' ]; then
+    # A bare bundle (hipcc --genco output): the whole file is bundle 0.
+    cp "$bin" "$tmp/fatbin"
+    python3 "$here/tools/split_fatbin.py" "$tmp/fatbin" "$tmp/b" > "$bin.bundles.tsv"
+  elif readelf -W --file-header --sections --program-headers --symbols --relocs --dynamic --version-info --notes \
+      "$bin" > "$bin.readelf.txt" && objcopy --dump-section .hip_fatbin="$tmp/fatbin" "$bin" 2>/dev/null &&
+      [ -f "$tmp/fatbin" ]; then
     python3 "$here/tools/split_fatbin.py" "$tmp/fatbin" "$tmp/b" > "$bin.bundles.tsv"
   else
     : > "$bin.bundles.tsv"
@@ -112,7 +126,7 @@ for v in $VARIANTS; do
   mkdir -p "$here/$v"
   for p in $PROGRAMS; do
     # Drop earlier manifest lines of what is rebuilt now.
-    awk -F'\t' -v v="$v" -v p="$p" '!($1==v && ($2==p || (p=="shared_lib" && $2=="libkern.so")))' \
+    awk -F'\t' -v v="$v" -v p="$p" '!($1==v && ($2==p || (p=="module_api" && $2=="module_kernels.co") || (p=="shared_lib" && $2=="libkern.so")))' \
       "$here/manifest.tsv.new" > "$here/manifest.tsv.tmp" && mv "$here/manifest.tsv.tmp" "$here/manifest.tsv.new"
     if ! compile "$v" "$p" "$here/$v" 2> "$here/$v/$p.build.log"; then
       echo "build.sh: $v/$p does not build (see testdata/$v/$p.build.log); going on" >&2
@@ -123,6 +137,7 @@ for v in $VARIANTS; do
     rm -f "$here/$v/$p.build.log"
     record "$here/$v/$p"
     [ "$p" = shared_lib ] && record "$here/$v/libkern.so"
+    [ "$p" = module_api ] && record "$here/$v/module_kernels.co"
     echo "built $v/$p"
   done
 done
@@ -139,6 +154,7 @@ fi
 
 sort -t$'\t' -k1,1 -k2,2 -k3,3n "$here/manifest.tsv.new" | uniq > "$here/manifest.tsv"
 rm -f "$here/manifest.tsv.new"
+"$here/tools/record_descriptors.sh"
 {
   echo "hipcc: $($HIPCC --version 2>/dev/null | grep -m1 -o 'HIP version: [0-9.-]*'), $(/usr/lib/llvm-15/bin/clang --version | head -1)"
   echo "clang 22: $($CLANG22 --version | head -1)"

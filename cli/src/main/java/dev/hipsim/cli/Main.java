@@ -1,5 +1,9 @@
 package dev.hipsim.cli;
 
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +13,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A software GPU for AMD's ROCm: run, inspect and debug HIP programs without an AMD GPU.",
-    subcommands = {InspectCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {InspectCommand.class, ExtractCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
@@ -18,9 +22,27 @@ public final class Main implements Runnable {
 
   /** Runs the command line and returns the exit status: 0 success, 1 bad input, 2 bad usage. */
   public static int run(String... args) {
+    // Reports can run to hundreds of megabytes: buffer stdout instead of flushing every line.
+    PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8),
+        1 << 16), false);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    return run(out, err, args);
+  }
+
+  /** Runs the command line with the given output streams (flushed before returning). */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cli = new CommandLine(new Main());
+    cli.setOut(out);
+    cli.setErr(err);
     cli.setExecutionExceptionHandler(new ErrorReporter());
-    return cli.execute(args);
+    // Everything after the program name belongs to the program, options included.
+    cli.getSubcommands().get("run").setStopAtPositional(true);
+    try {
+      return cli.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
   }
 
   @Override

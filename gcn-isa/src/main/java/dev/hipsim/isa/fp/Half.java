@@ -28,6 +28,38 @@ public final class Half {
     return Float.intBitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
   }
 
+  /**
+   * Narrows a non-NaN double to half, rounding to nearest even (overflow gives infinity, subnormal halves are
+   * produced). Used by the ALU's default-mode fast paths, where the double is exact or rounded to odd.
+   */
+  public static int fromDouble(double value) {
+    long bits = Double.doubleToRawLongBits(value);
+    int sign = (int) (bits >>> 48) & 0x8000;
+    int exponent = (int) (bits >>> 52) & 0x7ff;
+    long mantissa = bits & 0xf_ffff_ffff_ffffL;
+    if (exponent == 0x7ff) return sign | 0x7c00;
+    int e = exponent - 1023 + 15;
+    if (e >= 0x1f) return sign | 0x7c00;
+    long m = mantissa | (exponent == 0 ? 0 : 1L << 52);
+    int shift;
+    int base;
+    if (e <= 0) {
+      if (e < -11) return sign; // below half the smallest subnormal
+      shift = 42 + 1 - e; // keep the subnormal's 10-bit field
+      base = 0;
+    } else {
+      shift = 42;
+      base = e << 10;
+      m &= 0xf_ffff_ffff_ffffL;
+    }
+    long kept = m >>> shift;
+    long rest = m & ((1L << shift) - 1);
+    long halfway = 1L << (shift - 1);
+    int half = base + (int) kept;
+    if (rest > halfway || (rest == halfway && (half & 1) != 0)) half++; // a carry into the exponent is correct
+    return sign | half;
+  }
+
   /** Narrows a float to half, rounding to nearest even; overflow gives infinity, NaN stays a quiet NaN. */
   public static int fromFloat(float value) {
     int bits = Float.floatToRawIntBits(value);

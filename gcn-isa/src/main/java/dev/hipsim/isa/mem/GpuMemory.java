@@ -30,6 +30,14 @@ public interface GpuMemory {
   /** Copies {@code length} bytes from {@code src} into device memory. */
   void write(long address, byte[] src, int offset, int length) throws GpuMemoryFault;
 
+  /**
+   * Copies {@code length} bytes of instructions into {@code dst}: like {@link #read}, but every page must be
+   * executable and faults report {@link AccessKind#EXECUTE}. Memories without page permissions just read.
+   */
+  default void fetch(long address, byte[] dst, int offset, int length) throws GpuMemoryFault {
+    read(address, dst, offset, length);
+  }
+
   /** A 32-bit atomic read-modify-write at a 4-byte aligned address; returns the old value. */
   int atomic32(AtomicOp op, long address, int value, int compare) throws GpuMemoryFault;
 

@@ -1,0 +1,44 @@
+package dev.hipsim.isa.exec;
+
+/**
+ * State one dispatch shares across all its workgroups and worker threads: the global wave sync (GWS) resources that
+ * ds_gws_* instructions use for grid-wide barriers in cooperative launches.
+ */
+public final class DispatchShared {
+  /** One GWS barrier: waves arrive until the expected count is reached, then a new generation releases them. */
+  public static final class GwsBarrier {
+    private int arrived;
+    private long generation;
+
+    /**
+     * A wave arrives at the barrier expecting {@code expected} waves in all; returns the generation the wave must
+     * see pass before it continues (the current one, already passed if this wave completed the barrier).
+     */
+    public synchronized long arrive(int expected) {
+      long mine = generation;
+      if (++arrived >= expected) {
+        arrived = 0;
+        generation++;
+      }
+      return mine;
+    }
+
+    public synchronized boolean passed(long generationWaitedFor) {
+      return generation > generationWaitedFor;
+    }
+
+    public synchronized void init(int unusedValue) {
+      arrived = 0;
+    }
+  }
+
+  private final GwsBarrier[] gws = new GwsBarrier[64];
+
+  public DispatchShared() {
+    for (int i = 0; i < gws.length; i++) gws[i] = new GwsBarrier();
+  }
+
+  public GwsBarrier gws(int resource) {
+    return gws[resource & 63];
+  }
+}

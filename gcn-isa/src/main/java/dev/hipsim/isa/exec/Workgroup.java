@@ -1,0 +1,72 @@
+package dev.hipsim.isa.exec;
+
+/**
+ * One workgroup being executed by a compute unit: its waves, its LDS and its barrier. All of it is used by a single
+ * thread at a time.
+ */
+public final class Workgroup {
+  final Wave[] waves;
+  final Lds lds;
+  int waveCount;
+  int x;
+  int y;
+  int z;
+  /** Linear index of this workgroup in the dispatch (x fastest). */
+  long index;
+  /** Scratch slot (wave slots {@code slot * wavesPerGroup …}) held while resident. */
+  int scratchSlot;
+
+  Workgroup(int maxWaves, int ldsBytes) {
+    this.waves = new Wave[maxWaves];
+    for (int i = 0; i < maxWaves; i++) waves[i] = new Wave();
+    this.lds = new Lds(ldsBytes);
+  }
+
+  public Lds lds() {
+    return lds;
+  }
+
+  public int waveCount() {
+    return waveCount;
+  }
+
+  public Wave wave(int i) {
+    return waves[i];
+  }
+
+  public int x() { return x; }
+
+  public int y() { return y; }
+
+  public int z() { return z; }
+
+  public long index() { return index; }
+
+  /** True when every wave has ended. */
+  boolean finished() {
+    for (int i = 0; i < waveCount; i++) {
+      if (waves[i].status != WaveStatus.DONE) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Releases the barrier if every wave that has not ended is waiting at it (s_barrier counts only live waves, so
+   * waves that already ended do not block the others).
+   *
+   * @return whether waves were released
+   */
+  boolean releaseBarrierIfComplete() {
+    int waiting = 0;
+    for (int i = 0; i < waveCount; i++) {
+      WaveStatus st = waves[i].status;
+      if (st == WaveStatus.AT_BARRIER) waiting++;
+      else if (st != WaveStatus.DONE) return false;
+    }
+    if (waiting == 0) return false;
+    for (int i = 0; i < waveCount; i++) {
+      if (waves[i].status == WaveStatus.AT_BARRIER) waves[i].status = WaveStatus.RUNNING;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.decode.Decoder;
+import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.mem.GpuMemory;
+import dev.hipsim.isa.mem.GpuMemoryFault;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The device's instruction cache: instructions decoded and compiled once, on first execution, from the code in
+ * device memory, and kept per 4 KiB page. Shared by all waves and threads. {@link #invalidate()} drops everything
+ * (the runtime does it when code memory changes, as ROCr invalidates the hardware's instruction caches).
+ */
+public final class CodeCache {
+  private static final int PAGE_SHIFT = 12;
+  private static final int SLOTS = 1 << (PAGE_SHIFT - 2);
+
+  private final Target target;
+  private final Decoder decoder;
+  private final ConcurrentHashMap<Long, Op[]> pages = new ConcurrentHashMap<>();
+
+  public CodeCache(Target target) {
+    this.target = target;
+    this.decoder = new Decoder(target);
+  }
+
+  public Target target() {
+    return target;
+  }
+
+  /** The compiled instruction at {@code pc} (a 4-byte aligned GPU address), decoding it on first use. */
+  public Op at(long pc, GpuMemory memory) throws GpuMemoryFault {
+    Op[] page = pages.get(pc >>> PAGE_SHIFT);
+    if (page == null) page = pages.computeIfAbsent(pc >>> PAGE_SHIFT, k -> new Op[SLOTS]);
+    int slot = (int) ((pc >>> 2) & (SLOTS - 1));
+    Op op = page[slot];
+    if (op == null) {
+      // Ops are immutable (final fields), so publishing them through a plain array store is safe; two threads may
+      // compile the same instruction, which is harmless.
+      op = OpCompiler.compile(decode(pc, memory));
+      page[slot] = op;
+    }
+    return op;
+  }
+
+  /** Decodes the instruction at {@code pc} (also for debuggers and error messages). */
+  public Instruction decode(long pc, GpuMemory memory) throws GpuMemoryFault {
+    byte[] bytes = new byte[12];
+    int have = 12;
+    GpuMemoryFault first = null;
+    // The longest instruction is 12 bytes; near the end of the code mapping fewer bytes may be readable.
+    while (have >= 4) {
+      try {
+        memory.fetch(pc, bytes, 0, have);
+        return decoder.decode(bytes, 0, have, pc);
+      } catch (GpuMemoryFault f) {
+        if (first == null) first = f;
+        have -= 4;
+      }
+    }
+    throw first;
+  }
+
+  /** Forgets every compiled instruction. */
+  public void invalidate() {
+    pages.clear();
+  }
+}

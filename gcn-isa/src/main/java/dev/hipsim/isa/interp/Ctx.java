@@ -1,0 +1,33 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.exec.KernelLaunch;
+import dev.hipsim.isa.mem.GpuMemory;
+
+/**
+ * Per-thread execution context: the memory and dispatch an interpreter serves, and scratch arrays its operations
+ * use for operand values, so that no operation allocates. Never shared between threads.
+ */
+public final class Ctx {
+  public final GpuMemory memory;
+  public final KernelLaunch launch;
+  /** 32-bit lane values of up to four sources and a result. */
+  public final int[] a = new int[64];
+  public final int[] b = new int[64];
+  public final int[] c = new int[64];
+  public final int[] d = new int[64];
+  public final int[] e = new int[64];
+  /** 64-bit lane values. */
+  public final long[] la = new long[64];
+  public final long[] lb = new long[64];
+  public final long[] lc = new long[64];
+  public final long[] ld = new long[64];
+  /** Per-lane addresses of memory operations. */
+  public final long[] addr = new long[64];
+  /** Small scratch for memory data of several dwords per lane (up to 16 dwords × 64 lanes). */
+  public final int[] data = new int[16 * 64];
+
+  public Ctx(GpuMemory memory, KernelLaunch launch) {
+    this.memory = memory;
+    this.launch = launch;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.disasm.InstructionPrinter;
+import dev.hipsim.isa.dispatch.DispatchException;
+import dev.hipsim.isa.dispatch.WaveFault;
+import dev.hipsim.isa.dispatch.WaveLocation;
+import dev.hipsim.isa.exec.KernelLaunch;
+import dev.hipsim.isa.exec.Wave;
+import dev.hipsim.isa.exec.WaveExecutor;
+import dev.hipsim.isa.exec.WaveStatus;
+import dev.hipsim.isa.mem.GpuMemory;
+import dev.hipsim.isa.mem.GpuMemoryFault;
+
+/**
+ * The CDNA interpreter for one worker thread: fetches compiled instructions from the shared {@link CodeCache} by
+ * program counter and executes them on a wave until it ends, waits, sleeps or uses up its budget.
+ */
+public final class Interpreter implements WaveExecutor {
+  private final CodeCache code;
+  private final Ctx cx;
+
+  public Interpreter(CodeCache code, GpuMemory memory, KernelLaunch launch) {
+    this.code = code;
+    this.cx = new Ctx(memory, launch);
+  }
+
+  @Override
+  public void run(Wave w, int budget) throws DispatchException {
+    GpuMemory memory = cx.memory;
+    long executed = 0;
+    try {
+      while (executed < budget && w.status == WaveStatus.RUNNING) {
+        long pc = w.pc;
+        if ((pc & 3) != 0) throw misaligned(w, pc);
+        Op op = code.at(pc, memory);
+        op.execute(w, cx);
+        executed++;
+      }
+    } catch (GpuMemoryFault f) {
+      throw new WaveFault(WaveFault.Kind.MEMORY_FAULT, new WaveLocation(cx.launch.kernelName(), w.workgroupX,
+          w.workgroupY, w.workgroupZ, w.waveInGroup, -1, w.pc, "(instruction fetch)"), f.address(),
+          f.reason() + " (instruction fetch)", f);
+    } finally {
+      w.instructions += executed;
+    }
+  }
+
+  private WaveFault misaligned(Wave w, long pc) {
+    return new WaveFault(WaveFault.Kind.ILLEGAL_INSTRUCTION, new WaveLocation(cx.launch.kernelName(), w.workgroupX,
+        w.workgroupY, w.workgroupZ, w.waveInGroup, -1, pc, "(misaligned program counter)"), pc,
+        "the program counter is not 4-byte aligned", null);
+  }
+
+  @Override
+  public String describe(Wave w) {
+    try {
+      return InstructionPrinter.print(code.decode(w.pc, cx.memory));
+    } catch (GpuMemoryFault f) {
+      return String.format("pc 0x%x (unreadable)", w.pc);
+    }
+  }
+}

@@ -1,0 +1,345 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.alu.LaneOps;
+import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.decode.MemoryFields;
+import dev.hipsim.isa.decode.Operation;
+import dev.hipsim.isa.decode.Slot;
+import dev.hipsim.isa.dispatch.DispatchException;
+import dev.hipsim.isa.dispatch.WaveFault;
+import dev.hipsim.isa.exec.Lds;
+import dev.hipsim.isa.exec.Wave;
+import dev.hipsim.isa.mem.AtomicMath;
+import dev.hipsim.isa.mem.AtomicOp;
+
+/**
+ * DS: the local data share. Reads, writes (one or two addresses), atomics with and without return, and the lane
+ * permutations that use the LDS crossbar without touching memory (ds_swizzle, ds_permute, ds_bpermute). An access
+ * outside the workgroup's LDS allocation stops the dispatch with a typed error.
+ */
+final class LdsOps {
+  private LdsOps() {}
+
+  static Op compile(Instruction inst) {
+    Operation op = inst.operation();
+    String n = op.name();
+    switch (op) {
+      case DS_NOP: return new ProgramOps.Nop(inst);
+      case DS_SWIZZLE_B32: case DS_PERMUTE_B32: case DS_BPERMUTE_B32: return new Permute(inst);
+      default: break;
+    }
+    if (n.startsWith("DS_GWS_")) return GlobalWaveSync.compile(inst);
+    if (n.startsWith("DS_READ") && !n.contains("ADDTID")) return new Read(inst);
+    if (n.startsWith("DS_WRITE") && !n.contains("ADDTID")) return new Write(inst);
+    AtomicKind k = AtomicKind.of(n);
+    return k == null ? null : new Atomic(inst, k);
+  }
+
+  /** The common part: the address VGPR, the offsets and the bounds check. */
+  abstract static class Access extends Op {
+    final Src addr;
+    final int offset0;
+    final int offset1;
+
+    Access(Instruction inst) {
+      super(inst);
+      this.addr = Src.of(inst.operand(Slot.ADDR), 32);
+      MemoryFields m = inst.memory();
+      this.offset0 = m == null ? 0 : m.offset();
+      this.offset1 = m == null ? 0 : m.offset1();
+    }
+
+    int at(Wave w, Ctx cx, int lane, long offset, int bytes) throws DispatchException {
+      long a = (w.v[addr.vectorBase(w) + lane] & 0xffff_ffffL) + offset;
+      Lds lds = w.group.lds();
+      if (!lds.inBounds(a, bytes)) {
+        throw Faults.wave(WaveFault.Kind.MEMORY_FAULT, w, cx, instruction, lane, a,
+            "LDS access of " + bytes + " bytes at address " + a + " beyond the workgroup's " + lds.size()
+                + " bytes of LDS", null);
+      }
+      return (int) a;
+    }
+  }
+
+  static final class Read extends Access {
+    private final int bytes;
+    private final int dwords;
+    private final boolean signed;
+    private final boolean d16;
+    private final boolean d16High;
+    private final boolean two;
+    private final int scale;
+    private final Dst dst;
+
+    Read(Instruction inst) {
+      super(inst);
+      String n = inst.operation().name();
+      this.two = n.startsWith("DS_READ2");
+      this.d16 = n.contains("_D16");
+      this.d16High = n.endsWith("_D16_HI");
+      this.signed = n.contains("_I8") || n.contains("_I16");
+      this.bytes = n.contains("8") && !n.contains("128") ? 1 : n.contains("16") && !n.contains("B16") ? 2 : 4;
+      int total = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
+      this.dwords = two ? total : total;
+      this.scale = (n.contains("B64") ? 8 : 4) * (n.contains("ST64") ? 64 : 1);
+      this.dst = Dst.of(inst.vdst());
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      Lds lds = w.group.lds();
+      int base = dst.base(w);
+      int[] v = w.v;
+      for (long m = w.exec(); m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        if (two) {
+          int per = dwords; // dwords per element (1 for b32, 2 for b64)
+          int a0 = at(w, cx, l, (long) offset0 * scale, 4 * per);
+          int a1 = at(w, cx, l, (long) offset1 * scale, 4 * per);
+          for (int k = 0; k < per; k++) {
+            v[base + k * Wave.LANES + l] = lds.load32(a0 + 4 * k);
+            v[base + (per + k) * Wave.LANES + l] = lds.load32(a1 + 4 * k);
+          }
+        } else if (bytes < 4) {
+          int a = at(w, cx, l, offset0, bytes);
+          int raw = bytes == 1 ? lds.load8(a) : lds.load16(a);
+          int value = bytes == 1 ? (signed ? (byte) raw : raw & 0xff) : (signed ? (short) raw : raw & 0xffff);
+          int old = v[base + l];
+          v[base + l] = !d16 ? value : d16High ? (old & 0xffff) | (value << 16) : (old & 0xffff0000) | (value & 0xffff);
+        } else {
+          int a = at(w, cx, l, offset0, 4 * dwords);
+          for (int k = 0; k < dwords; k++) v[base + k * Wave.LANES + l] = lds.load32(a + 4 * k);
+        }
+      }
+      w.pc += size;
+    }
+  }
+
+  static final class Write extends Access {
+    private final int bytes;
+    private final int dwords;
+    private final boolean high;
+    private final boolean two;
+    private final int scale;
+    private final Src data0;
+    private final Src data1;
+
+    Write(Instruction inst) {
+      super(inst);
+      String n = inst.operation().name();
+      this.two = n.startsWith("DS_WRITE2");
+      this.high = n.endsWith("_D16_HI");
+      this.bytes = n.startsWith("DS_WRITE_B8") ? 1 : n.startsWith("DS_WRITE_B16") ? 2 : 4;
+      this.dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
+      this.scale = (n.contains("B64") ? 8 : 4) * (n.contains("ST64") ? 64 : 1);
+      this.data0 = Src.of(inst.operand(Slot.DATA0), 32);
+      this.data1 = Src.of(inst.operand(Slot.DATA1), 32);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      Lds lds = w.group.lds();
+      for (long m = w.exec(); m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        if (two) {
+          int a0 = at(w, cx, l, (long) offset0 * scale, 4 * dwords);
+          int a1 = at(w, cx, l, (long) offset1 * scale, 4 * dwords);
+          for (int k = 0; k < dwords; k++) {
+            lds.store32(a0 + 4 * k, data0.vectorDword(w, k, l));
+            lds.store32(a1 + 4 * k, data1.vectorDword(w, k, l));
+          }
+        } else if (bytes < 4) {
+          int a = at(w, cx, l, offset0, bytes);
+          int value = data0.vectorDword(w, 0, l);
+          if (high) value >>>= 16;
+          if (bytes == 1) lds.store8(a, value);
+          else lds.store16(a, value);
+        } else {
+          int a = at(w, cx, l, offset0, 4 * dwords);
+          for (int k = 0; k < dwords; k++) lds.store32(a + 4 * k, data0.vectorDword(w, k, l));
+        }
+      }
+      w.pc += size;
+    }
+  }
+
+  /** How a DS atomic computes the new value. */
+  enum AtomicKind {
+    ADD, SUB, RSUB, INC, DEC, SMIN, SMAX, UMIN, UMAX, AND, OR, XOR, MSKOR, SWAP, SWAP2, CMPST, CMPST_F, FMIN, FMAX,
+    FADD, PK_ADD_F16, PK_ADD_BF16, WRAP;
+
+    static AtomicKind of(String n) {
+      String s = n.substring(3).replace("_RTN", "");
+      if (s.startsWith("WRXCHG2")) return SWAP2;
+      if (s.startsWith("WRXCHG")) return SWAP;
+      if (s.startsWith("ADD_F")) return FADD;
+      if (s.startsWith("ADD_")) return ADD;
+      if (s.startsWith("SUB_")) return SUB;
+      if (s.startsWith("RSUB_")) return RSUB;
+      if (s.startsWith("INC_")) return INC;
+      if (s.startsWith("DEC_")) return DEC;
+      if (s.startsWith("MIN_I")) return SMIN;
+      if (s.startsWith("MAX_I")) return SMAX;
+      if (s.startsWith("MIN_U")) return UMIN;
+      if (s.startsWith("MAX_U")) return UMAX;
+      if (s.startsWith("MIN_F")) return FMIN;
+      if (s.startsWith("MAX_F")) return FMAX;
+      if (s.startsWith("AND_")) return AND;
+      if (s.startsWith("OR_")) return OR;
+      if (s.startsWith("XOR_")) return XOR;
+      if (s.startsWith("MSKOR_")) return MSKOR;
+      if (s.startsWith("CMPST_F")) return CMPST_F;
+      if (s.startsWith("CMPST_")) return CMPST;
+      if (s.startsWith("PK_ADD_F16")) return PK_ADD_F16;
+      if (s.startsWith("PK_ADD_BF16")) return PK_ADD_BF16;
+      if (s.startsWith("WRAP_")) return WRAP;
+      return null;
+    }
+  }
+
+  static final class Atomic extends Access {
+    private final AtomicKind kind;
+    private final boolean wide;
+    private final boolean st64;
+    private final Src data0;
+    private final Src data1;
+    private final Dst dst;
+
+    Atomic(Instruction inst, AtomicKind kind) {
+      super(inst);
+      String n = inst.operation().name();
+      this.kind = kind;
+      this.wide = n.contains("64") && !n.contains("ST64") || n.endsWith("_F64") || n.contains("B64");
+      this.st64 = n.contains("ST64");
+      this.data0 = Src.of(inst.operand(Slot.DATA0), 32);
+      this.data1 = Src.of(inst.operand(Slot.DATA1), 32);
+      this.dst = Dst.of(inst.vdst());
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      Lds lds = w.group.lds();
+      int base = dst == null ? -1 : dst.base(w);
+      for (long m = w.exec(); m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        if (kind == AtomicKind.SWAP2) {
+          int per = wide ? 2 : 1;
+          int scale = 4 * per * (st64 ? 64 : 1);
+          int a0 = at(w, cx, l, (long) offset0 * scale, 4 * per);
+          int a1 = at(w, cx, l, (long) offset1 * scale, 4 * per);
+          for (int k = 0; k < per; k++) {
+            int o0 = lds.load32(a0 + 4 * k);
+            int o1 = lds.load32(a1 + 4 * k);
+            lds.store32(a0 + 4 * k, data0.vectorDword(w, k, l));
+            lds.store32(a1 + 4 * k, data1.vectorDword(w, k, l));
+            if (base >= 0) {
+              w.v[base + k * Wave.LANES + l] = o0;
+              w.v[base + (per + k) * Wave.LANES + l] = o1;
+            }
+          }
+          continue;
+        }
+        if (wide) {
+          int a = at(w, cx, l, offset0, 8);
+          long old = lds.load64(a);
+          long x = dword64(w, data0, l);
+          long y = data1 == null ? 0 : dword64(w, data1, l);
+          lds.store64(a, apply64(old, x, y));
+          if (base >= 0) {
+            w.v[base + l] = (int) old;
+            w.v[base + Wave.LANES + l] = (int) (old >>> 32);
+          }
+        } else {
+          int a = at(w, cx, l, offset0, 4);
+          int old = lds.load32(a);
+          int x = data0.vectorDword(w, 0, l);
+          int y = data1 == null ? 0 : data1.vectorDword(w, 0, l);
+          lds.store32(a, apply32(old, x, y));
+          if (base >= 0) w.v[base + l] = old;
+        }
+      }
+      w.pc += size;
+    }
+
+    private static long dword64(Wave w, Src s, int lane) {
+      return (s.vectorDword(w, 0, lane) & 0xffff_ffffL) | ((long) s.vectorDword(w, 1, lane) << 32);
+    }
+
+    private int apply32(int old, int x, int y) {
+      switch (kind) {
+        case RSUB: return x - old;
+        case MSKOR: return (old & ~x) | y;
+        case CMPST: return old == x ? y : old;
+        case CMPST_F: return Float.intBitsToFloat(old) == Float.intBitsToFloat(x) ? y : old;
+        case WRAP: return Integer.compareUnsigned(old, x) >= 0 ? old - x : old + y;
+        default: return AtomicMath.apply32(atomicOp(), old, x, 0);
+      }
+    }
+
+    private long apply64(long old, long x, long y) {
+      switch (kind) {
+        case RSUB: return x - old;
+        case MSKOR: return (old & ~x) | y;
+        case CMPST: return old == x ? y : old;
+        case CMPST_F: return Double.longBitsToDouble(old) == Double.longBitsToDouble(x) ? y : old;
+        default: return AtomicMath.apply64(atomicOp(), old, x, 0);
+      }
+    }
+
+    private AtomicOp atomicOp() {
+      switch (kind) {
+        case ADD: return AtomicOp.ADD;
+        case SUB: return AtomicOp.SUB;
+        case INC: return AtomicOp.INC;
+        case DEC: return AtomicOp.DEC;
+        case SMIN: return AtomicOp.SMIN;
+        case SMAX: return AtomicOp.SMAX;
+        case UMIN: return AtomicOp.UMIN;
+        case UMAX: return AtomicOp.UMAX;
+        case AND: return AtomicOp.AND;
+        case OR: return AtomicOp.OR;
+        case XOR: return AtomicOp.XOR;
+        case SWAP: return AtomicOp.SWAP;
+        case FMIN: return AtomicOp.FMIN;
+        case FMAX: return AtomicOp.FMAX;
+        case FADD: return AtomicOp.FADD;
+        case PK_ADD_F16: return AtomicOp.PK_FADD_F16;
+        case PK_ADD_BF16: return AtomicOp.PK_FADD_BF16;
+        default: throw new AssertionError(kind);
+      }
+    }
+  }
+
+  /** ds_swizzle_b32, ds_permute_b32, ds_bpermute_b32: lane exchanges through the LDS crossbar. */
+  static final class Permute extends Access {
+    private final Operation op;
+    private final Src data;
+    private final Dst dst;
+
+    Permute(Instruction inst) {
+      super(inst);
+      this.op = inst.operation();
+      this.data = Src.of(inst.operand(op == Operation.DS_SWIZZLE_B32 ? Slot.ADDR : Slot.DATA0), 32);
+      this.dst = Dst.of(inst.vdst());
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) {
+      long exec = w.exec();
+      int dstReg = dst.base(w) / Wave.LANES;
+      switch (op) {
+        case DS_SWIZZLE_B32:
+          LaneOps.swizzle(w.v, dstReg, data.vectorBase(w) / Wave.LANES, offset0, exec, cx.e);
+          break;
+        case DS_PERMUTE_B32:
+          LaneOps.permute(w.v, dstReg, addr.vectorBase(w) / Wave.LANES, data.vectorBase(w) / Wave.LANES, offset0,
+              exec, cx.e);
+          break;
+        default:
+          LaneOps.bpermute(w.v, dstReg, addr.vectorBase(w) / Wave.LANES, data.vectorBase(w) / Wave.LANES, offset0,
+              exec, cx.e);
+      }
+      w.pc += size;
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package dev.hipsim.hip.abi;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32;
+
+/**
+ * The HIP runtime's exported C ABI, read from {@code hip-api.tsv} and {@code hip-types.tsv}. The same table drives
+ * the generated C stubs (at build time) and the Java dispatch (at run time); function ids are line order, and
+ * {@link #hash()} lets the native library check at start-up that it was generated from the same table.
+ */
+public final class ApiTable {
+  public static final String API_RESOURCE = "hip-api.tsv";
+  public static final String TYPES_RESOURCE = "hip-types.tsv";
+  private static final Pattern SYMBOL = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern VERSION_NODE = Pattern.compile("hip_(\\d+)\\.(\\d+)");
+
+  private final List<ApiFunction> functions;
+  private final Map<String, ApiFunction> bySymbol;
+  private final TypeTable types;
+  private final long hash;
+
+  private ApiTable(List<ApiFunction> functions, TypeTable types, long hash) {
+    this.functions = List.copyOf(functions);
+    this.types = types;
+    this.hash = hash;
+    Map<String, ApiFunction> m = new HashMap<>();
+    for (ApiFunction f : functions) m.put(f.symbol(), f);
+    this.bySymbol = Map.copyOf(m);
+  }
+
+  private static volatile ApiTable standard;
+
+  /** The table shipped with hipsim (class-path resources next to this class). */
+  public static ApiTable standard() {
+    ApiTable t = standard;
+    if (t == null) {
+      try {
+        t = parse(read(API_RESOURCE), read(TYPES_RESOURCE));
+      } catch (AbiFormatException | IOException e) {
+        throw new IllegalStateException("hipsim's own API table is broken: " + e.getMessage(), e);
+      }
+      standard = t;
+    }
+    return t;
+  }
+
+  private static byte[] read(String resource) throws IOException {
+    try (InputStream in = ApiTable.class.getResourceAsStream(resource)) {
+      if (in == null) throw new IOException("resource " + resource + " missing from the class path");
+      return in.readAllBytes();
+    }
+  }
+
+  /** Parses the two tables (contents of hip-api.tsv and hip-types.tsv). */
+  public static ApiTable parse(byte[] api, byte[] typeTable) throws AbiFormatException {
+    TypeTable types = TypeTable.parse(TYPES_RESOURCE, lines(typeTable));
+    List<String> lines = lines(api);
+    List<ApiFunction> out = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      if (line.isBlank() || line.startsWith("#")) continue;
+      String where = API_RESOURCE + ":" + (i + 1);
+      String[] f = line.split("\t", -1);
+      if (f.length != 4) throw new AbiFormatException(where + ": expected 4 tab-separated columns, found " + f.length);
+      if (!SYMBOL.matcher(f[0]).matches()) throw new AbiFormatException(where + ": bad symbol '" + f[0] + "'");
+      if (!VERSION_NODE.matcher(f[1]).matches()) throw new AbiFormatException(where + ": bad version node '" + f[1] + "'");
+      Integer previous = seen.put(f[0], i + 1);
+      if (previous != null) throw new AbiFormatException(where + ": " + f[0] + " already listed at line " + previous);
+      CType ret = types.resolve(f[2]);
+      if (ret == null) throw new AbiFormatException(where + ": unknown return type '" + f[2] + "'");
+      List<Param> params = new ArrayList<>();
+      int slot = 0;
+      if (!f[3].isBlank()) {
+        for (String decl : f[3].split(", ")) {
+          int space = decl.lastIndexOf(' ');
+          if (space <= 0) throw new AbiFormatException(where + ": parameter '" + decl + "' needs a type and a name");
+          String name = decl.substring(space + 1);
+          if (!SYMBOL.matcher(name).matches()) throw new AbiFormatException(where + ": bad parameter name '" + name + "'");
+          CType type = types.resolve(decl.substring(0, space));
+          if (type == null || type.isVoid()) {
+            throw new AbiFormatException(where + ": unknown parameter type '" + decl.substring(0, space) + "'");
+          }
+          params.add(new Param(name, type, slot));
+          slot += type.slotCount();
+        }
+      }
+      out.add(new ApiFunction(out.size(), f[0], f[1], ret, params, i + 1));
+    }
+    return new ApiTable(out, types, hashOf(api, typeTable));
+  }
+
+  private static List<String> lines(byte[] text) {
+    return List.of(new String(text, StandardCharsets.UTF_8).split("\n", -1));
+  }
+
+  private static long hashOf(byte[] api, byte[] typeTable) {
+    CRC32 a = new CRC32();
+    a.update(api);
+    CRC32 b = new CRC32();
+    b.update(typeTable);
+    return a.getValue() << 32 | b.getValue();
+  }
+
+  public List<ApiFunction> functions() {
+    return functions;
+  }
+
+  public ApiFunction function(int id) {
+    return functions.get(id);
+  }
+
+  public Optional<ApiFunction> find(String symbol) {
+    return Optional.ofNullable(bySymbol.get(symbol));
+  }
+
+  public TypeTable types() {
+    return types;
+  }
+
+  /** Fingerprint of the two table files; the generated C embeds it and checks it at start-up. */
+  public long hash() {
+    return hash;
+  }
+
+  /** The version nodes in order (hip_4.2 first); each inherits from the one before it. */
+  public List<String> versionNodes() {
+    TreeSet<String> nodes = new TreeSet<>(Comparator.comparingInt(ApiTable::major).thenComparingInt(ApiTable::minor));
+    for (ApiFunction f : functions) nodes.add(f.versionNode());
+    return List.copyOf(nodes);
+  }
+
+  private static int major(String node) {
+    var m = VERSION_NODE.matcher(node);
+    m.matches();
+    return Integer.parseInt(m.group(1));
+  }
+
+  private static int minor(String node) {
+    var m = VERSION_NODE.matcher(node);
+    m.matches();
+    return Integer.parseInt(m.group(2));
+  }
+}

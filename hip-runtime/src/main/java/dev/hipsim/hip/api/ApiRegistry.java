@@ -1,0 +1,121 @@
+package dev.hipsim.hip.api;
+
+import dev.hipsim.hip.abi.ApiFunction;
+import dev.hipsim.hip.abi.ApiTable;
+import dev.hipsim.hip.abi.ReturnKind;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where implementations of HIP API functions are registered, by exported symbol. Registration checks the symbol
+ * exists in the ABI table and that the implementation's shape matches the C return type, so mistakes show up when
+ * the runtime starts (and in its unit tests), not as corrupted return values. Anything not registered is served by
+ * the not-supported fallback.
+ */
+public final class ApiRegistry {
+  private final ApiTable table;
+  private final Binding[] bindings;
+
+  public ApiRegistry(ApiTable table) {
+    this.table = table;
+    this.bindings = new Binding[table.functions().size()];
+  }
+
+  public ApiTable table() {
+    return table;
+  }
+
+  /** A {@code hipError_t} function; its result becomes the calling thread's last error. */
+  public void hipError(String symbol, ApiCall.ReturningError impl) {
+    ApiFunction f = lookup(symbol, ReturnKind.HIP_ERROR);
+    put(f, new Binding.Error(f, impl, true));
+  }
+
+  /** A {@code hipError_t} function that reports rather than sets the last error (the last-error queries). */
+  public void hipErrorQuery(String symbol, ApiCall.ReturningError impl) {
+    ApiFunction f = lookup(symbol, ReturnKind.HIP_ERROR);
+    put(f, new Binding.Error(f, impl, false));
+  }
+
+  /** A {@code const char*} function. */
+  public void string(String symbol, ApiCall.ReturningString impl) {
+    ApiFunction f = lookup(symbol, ReturnKind.C_STRING);
+    put(f, new Binding.CString(f, impl));
+  }
+
+  /** Any other function (void, pointer, integer, {@code hiprtcResult} or struct result). */
+  public void value(String symbol, ApiCall.ReturningValue impl) {
+    ApiFunction f = table.find(symbol).orElseThrow(() -> unknown(symbol));
+    ReturnKind k = f.returnKind();
+    if (k == ReturnKind.HIP_ERROR || k == ReturnKind.C_STRING) {
+      throw new IllegalArgumentException(symbol + " returns " + f.returnType().spelling() + ": register it with "
+          + (k == ReturnKind.HIP_ERROR ? "hipError" : "string"));
+    }
+    put(f, new Binding.Value(f, impl));
+  }
+
+  /**
+   * Serves {@code symbol} with the implementation already registered for {@code target} (e.g. the {@code _spt}
+   * variants, or a C++-mangled export of a C function); the two must have identical parameter and return types.
+   */
+  public void alias(String symbol, String target) {
+    ApiFunction f = table.find(symbol).orElseThrow(() -> unknown(symbol));
+    ApiFunction t = table.find(target).orElseThrow(() -> unknown(target));
+    Binding b = bindings[t.id()];
+    if (b == null) throw new IllegalStateException(target + " must be registered before its alias " + symbol);
+    if (!sameSignature(f, t)) {
+      throw new IllegalArgumentException(symbol + " and " + target + " have different signatures: " + f.prototype()
+          + " vs " + t.prototype());
+    }
+    Binding copy;
+    if (b instanceof Binding.Error e) {
+      copy = new Binding.Error(f, e.impl(), e.recordsLastError());
+    } else if (b instanceof Binding.CString s) {
+      copy = new Binding.CString(f, s.impl());
+    } else {
+      copy = new Binding.Value(f, ((Binding.Value) b).impl());
+    }
+    put(f, copy);
+  }
+
+  private static boolean sameSignature(ApiFunction a, ApiFunction b) {
+    if (!a.returnType().baseName().equals(b.returnType().baseName()) || a.params().size() != b.params().size()) return false;
+    for (int i = 0; i < a.params().size(); i++) {
+      var pa = a.params().get(i).type();
+      var pb = b.params().get(i).type();
+      if (pa.kind() != pb.kind() || pa.size() != pb.size()) return false;
+    }
+    return true;
+  }
+
+  private ApiFunction lookup(String symbol, ReturnKind expected) {
+    ApiFunction f = table.find(symbol).orElseThrow(() -> unknown(symbol));
+    if (f.returnKind() != expected) {
+      throw new IllegalArgumentException(symbol + " returns " + f.returnType().spelling() + ", not " + expected);
+    }
+    return f;
+  }
+
+  private static IllegalArgumentException unknown(String symbol) {
+    return new IllegalArgumentException(symbol + " is not exported by libamdhip64 (not in hip-api.tsv)");
+  }
+
+  private void put(ApiFunction f, Binding b) {
+    if (bindings[f.id()] != null) throw new IllegalStateException(f.symbol() + " is registered twice");
+    bindings[f.id()] = b;
+  }
+
+  /** The functions that have an implementation. */
+  public List<ApiFunction> implemented() {
+    List<ApiFunction> out = new ArrayList<>();
+    for (Binding b : bindings) {
+      if (b != null) out.add(b.function());
+    }
+    return out;
+  }
+
+  /** Freezes the registrations into a dispatcher. */
+  public Dispatcher dispatcher(HostMemory memory, Diagnostics diagnostics, LastError lastError) {
+    return new Dispatcher(table, bindings.clone(), memory, diagnostics, lastError);
+  }
+}

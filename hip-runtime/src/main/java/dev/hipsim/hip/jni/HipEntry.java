@@ -1,0 +1,72 @@
+package dev.hipsim.hip.jni;
+
+import dev.hipsim.hip.abi.ApiTable;
+import dev.hipsim.hip.api.Dispatcher;
+import dev.hipsim.hip.runtime.HipRuntime;
+import dev.hipsim.hip.runtime.RuntimeConfig;
+
+/**
+ * Where libamdhip64 enters Java ({@code src/main/native/hipsim_jvm.c} calls these three methods by name). Nothing
+ * here may throw back into C: every failure becomes a return value.
+ */
+final class HipEntry {
+  private static volatile HipRuntime runtime;
+  private static volatile Dispatcher dispatcher;
+
+  private HipEntry() {}
+
+  /**
+   * Starts the runtime. {@code tableHash} is the hash of the API table the C stubs were generated from; the
+   * library's path is only for messages. Returns null, or why the runtime cannot start.
+   */
+  static String boot(long tableHash, String libraryPath) {
+    try {
+      ApiTable table = ApiTable.standard();
+      if (table.hash() != tableHash) {
+        return String.format("%s was built from a different API table than the Java runtime (%016x vs %016x);"
+            + " rebuild hipsim", libraryPath, tableHash, table.hash());
+      }
+      CStdio.install();
+      HipRuntime rt = HipRuntime.start(table, RuntimeConfig.fromEnvironment(System.getenv()), new NativeHostMemory(),
+          CStdio.diagnostics());
+      runtime = rt;
+      dispatcher = rt.dispatcher();
+      return null;
+    } catch (Throwable t) {
+      return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+  }
+
+  /** One API call: function id (line order of hip-api.tsv) and its argument slots; returns the C result. */
+  static long dispatch(int id, long[] slots) {
+    return dispatcher.dispatch(id, slots);
+  }
+
+  /**
+   * Process exit: lets the runtime finish and report. Returns whether the JVM may be destroyed, i.e. no other
+   * non-daemon thread is alive (DestroyJavaVM would wait for it forever).
+   */
+  static boolean shutdown() {
+    try {
+      HipRuntime rt = runtime;
+      if (rt != null) rt.shutdown();
+    } catch (Throwable t) {
+      try {
+        CStdio.diagnostics().line("hipsim: error during shutdown: " + t);
+      } catch (Throwable ignored) {
+        // nothing left to report with
+      }
+    }
+    try {
+      System.out.flush();
+      System.err.flush();
+      Thread self = Thread.currentThread();
+      for (Thread t : Thread.getAllStackTraces().keySet()) {
+        if (t != self && t.isAlive() && !t.isDaemon() && !"DestroyJavaVM".equals(t.getName())) return false;
+      }
+      return true;
+    } catch (Throwable t) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package dev.hipsim.hip.runtime;
+
+import dev.hipsim.hip.api.ApiProvider;
+import dev.hipsim.hip.api.ApiRegistry;
+import dev.hipsim.hip.api.HipError;
+
+/** Runtime and driver versions, and {@code hipInit}. */
+final class VersionApi implements ApiProvider {
+  @Override
+  public void register(ApiRegistry api) {
+    api.hipError("hipRuntimeGetVersion", a -> writeVersion(a.pointer(0), a.memory()));
+    api.hipError("hipDriverGetVersion", a -> writeVersion(a.pointer(0), a.memory()));
+    api.hipError("hipInit", a -> a.u32(0) == 0 ? HipError.SUCCESS : HipError.INVALID_VALUE);
+  }
+
+  private static HipError writeVersion(long out, dev.hipsim.hip.api.HostMemory memory) {
+    if (out == 0) return HipError.INVALID_VALUE;
+    memory.writeInt(out, HipRuntime.HIP_VERSION);
+    return HipError.SUCCESS;
+  }
+}

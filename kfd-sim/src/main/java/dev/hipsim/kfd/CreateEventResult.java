@@ -1,0 +1,4 @@
+package dev.hipsim.kfd;
+
+/** {@code CREATE_EVENT} outputs. */
+public record CreateEventResult(int eventId, int eventTriggerData, int eventSlotIndex, long eventPageOffset) {}

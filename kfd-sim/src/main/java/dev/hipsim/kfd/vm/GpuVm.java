@@ -1,0 +1,331 @@
+package dev.hipsim.kfd.vm;
+
+import dev.hipsim.isa.mem.AccessKind;
+import dev.hipsim.isa.mem.AtomicOp;
+import dev.hipsim.isa.mem.GpuMemory;
+import dev.hipsim.isa.mem.GpuMemoryFault;
+import dev.hipsim.kfd.mem.BuddyAllocator;
+import dev.hipsim.kfd.mem.FrameStore;
+import dev.hipsim.kfd.mem.PageBacking;
+import dev.hipsim.kfd.mem.PageWords;
+import dev.hipsim.kfd.mem.SystemBus;
+import dev.hipsim.kfd.mem.WordPage;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One process's GPU virtual address space on one device (an amdgpu VM / VMID), as the shader sees it through the
+ * {@link GpuMemory} SPI: accesses are translated by a TLB that is refilled by walking the page tables in VRAM.
+ *
+ * <p>The hot path (naturally aligned 1/2/4/8-byte loads, stores and atomics on a page whose translation is cached)
+ * is one array read, two compares and the access, with no allocation. Everything else — misses, unaligned or
+ * page-crossing accesses, user-buffer and doorbell pages, faults — goes through {@link #translate}.
+ *
+ * <p>Thread-safe: any number of threads may access memory while the driver maps and unmaps. An unmap invalidates
+ * the TLB before it returns; an access already in flight on another thread may still complete on the old page,
+ * as on hardware.
+ */
+public final class GpuVm implements GpuMemory {
+  /** hipsim's wording (ROCm has none): an atomic whose address is not naturally aligned. */
+  public static final String MISALIGNED_ATOMIC = "Misaligned atomic access";
+
+  private static final int TLB_BITS = 12;
+  private static final int TLB_MASK = (1 << TLB_BITS) - 1;
+  private static final int OFFSET_MASK = (int) Pte.PAGE_SIZE - 1;
+  private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(TlbEntry[].class);
+
+  private final FrameStore vram;
+  private final SystemBus bus;
+  private final PageTables tables;
+  private final TlbEntry[] tlb = new TlbEntry[1 << TLB_BITS];
+  private final AtomicLong generation = new AtomicLong();
+  private final AtomicLong walks = new AtomicLong();
+
+  public GpuVm(FrameStore vram, BuddyAllocator vramFrames, SystemBus bus) throws PageTables.OutOfVramException {
+    this.vram = vram;
+    this.bus = bus;
+    this.tables = new PageTables(vram, vramFrames);
+  }
+
+  public PageTables tables() {
+    return tables;
+  }
+
+  /** Physical VRAM address of the PDB2 root (what the driver programs as the VMID's page-table base). */
+  public long rootAddress() {
+    return tables.rootAddress();
+  }
+
+  /** Page-table walks so far (TLB misses that reached the tables). */
+  public long walks() {
+    return walks.get();
+  }
+
+  /**
+   * Counts unmaps so far. The shader engine's instruction cache compares it between dispatches: code at an address
+   * can only change meaning after the address was unmapped (the loader maps fresh memory for each code object).
+   */
+  public long unmapGeneration() {
+    return generation.get();
+  }
+
+  // ---------------------------------------------------------------- driver side
+
+  /** Maps a physically contiguous run; see {@link PageTables#map}. */
+  public synchronized void map(long va, long pa, long bytes, long flags, boolean fragments)
+      throws PageTables.OutOfVramException {
+    tables.map(va, pa, bytes, flags, fragments);
+  }
+
+  /** Unmaps a range and invalidates its translations (the driver's TLB flush after a PTE update). */
+  public synchronized void unmap(long va, long bytes) {
+    tables.unmap(va, bytes);
+    invalidate(va, bytes);
+  }
+
+  /** Frees the page-table root; every mapping must be gone. */
+  public synchronized void destroy() {
+    tables.destroy();
+    invalidate(0, Pte.VA_LIMIT);
+  }
+
+  private void invalidate(long va, long bytes) {
+    generation.incrementAndGet();
+    long first = va >>> Pte.PAGE_SHIFT;
+    long last = (va + bytes - 1) >>> Pte.PAGE_SHIFT;
+    if (last - first < tlb.length) {
+      // Each page can only be cached in its own slot: look at those, not the whole TLB.
+      for (long vpn = first; vpn <= last; vpn++) drop((int) vpn & TLB_MASK, first, last);
+    } else {
+      for (int slot = 0; slot < tlb.length; slot++) drop(slot, first, last);
+    }
+  }
+
+  private void drop(int slot, long first, long last) {
+    TlbEntry e = (TlbEntry) SLOT.getVolatile(tlb, slot);
+    if (e != null && e.vpn >= first && e.vpn <= last) SLOT.compareAndSet(tlb, slot, e, null);
+  }
+
+  // ---------------------------------------------------------------- translation
+
+  /** The page-table walk for {@code va} as the hardware sees it (see {@link PageWalker#walk}); 0 if unmapped. */
+  public long walk(long va) {
+    if (va < 0 || va >= Pte.VA_LIMIT) return 0;
+    return PageWalker.walk(vram, tables.rootAddress(), va);
+  }
+
+  /**
+   * Translates the page holding {@code address} for an access of the given kind: a TLB hit, or a walk that refills
+   * the TLB. Faults with ROCm's reason if the page is not mapped or the PTE forbids the access.
+   */
+  public PageBacking translate(long address, AccessKind kind) throws GpuMemoryFault {
+    return entry(address, kind).page;
+  }
+
+  private TlbEntry entry(long address, AccessKind kind) throws GpuMemoryFault {
+    long vpn = address >>> Pte.PAGE_SHIFT;
+    TlbEntry e = tlb[(int) vpn & TLB_MASK];
+    if (e == null || e.vpn != vpn) e = fill(address, kind);
+    switch (kind) {
+      case READ:
+        if (!e.allows(Pte.READABLE)) throw new GpuMemoryFault(address, kind, GpuMemoryFault.PAGE_NOT_PRESENT);
+        break;
+      case WRITE:
+        if (!e.allows(Pte.WRITEABLE)) throw new GpuMemoryFault(address, kind, GpuMemoryFault.WRITE_TO_READ_ONLY);
+        break;
+      case ATOMIC:
+        if (!e.allows(Pte.READABLE)) throw new GpuMemoryFault(address, kind, GpuMemoryFault.PAGE_NOT_PRESENT);
+        if (!e.allows(Pte.WRITEABLE)) throw new GpuMemoryFault(address, kind, GpuMemoryFault.WRITE_TO_READ_ONLY);
+        break;
+      case EXECUTE:
+        if (!e.allows(Pte.EXECUTABLE)) throw new GpuMemoryFault(address, kind, GpuMemoryFault.EXECUTE_NOT_ALLOWED);
+        break;
+      default:
+        throw new AssertionError(kind);
+    }
+    return e;
+  }
+
+  private TlbEntry fill(long address, AccessKind kind) throws GpuMemoryFault {
+    long gen = generation.get();
+    long pte = walk(address);
+    walks.incrementAndGet();
+    if (!Pte.isValid(pte)) throw new GpuMemoryFault(address, kind, GpuMemoryFault.PAGE_NOT_PRESENT);
+    PageBacking page = physicalPage(pte);
+    if (page == null) throw new GpuMemoryFault(address, kind, GpuMemoryFault.PAGE_NOT_PRESENT);
+    long vpn = address >>> Pte.PAGE_SHIFT;
+    TlbEntry e = new TlbEntry(vpn, pte, page);
+    int slot = (int) vpn & TLB_MASK;
+    SLOT.setVolatile(tlb, slot, e);
+    // An unmap that raced with this walk must not leave its stale translation cached.
+    if (generation.get() != gen) SLOT.compareAndSet(tlb, slot, e, null);
+    return e;
+  }
+
+  private PageBacking physicalPage(long pte) {
+    long pa = pte & Pte.ADDRESS_MASK;
+    if ((pte & Pte.SYSTEM) != 0) return bus.page(pa, true);
+    long frame = pa >>> Pte.PAGE_SHIFT;
+    return frame < vram.frames() ? new WordPage(vram.page((int) frame)) : null;
+  }
+
+  // ---------------------------------------------------------------- GpuMemory: hot paths
+
+  @Override
+  public byte load8(long address) throws GpuMemoryFault {
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null) {
+      return (byte) (w[(int) (address >>> 3) & 511] >>> ((address & 7) << 3));
+    }
+    return (byte) loadSlow(address, 1);
+  }
+
+  @Override
+  public short load16(long address) throws GpuMemoryFault {
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null && (address & 1) == 0) {
+      return (short) (w[(int) (address >>> 3) & 511] >>> ((address & 6) << 3));
+    }
+    return (short) loadSlow(address, 2);
+  }
+
+  @Override
+  public int load32(long address) throws GpuMemoryFault {
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null && (address & 3) == 0) {
+      return (int) (w[(int) (address >>> 3) & 511] >>> ((address & 4) << 3));
+    }
+    return (int) loadSlow(address, 4);
+  }
+
+  @Override
+  public long load64(long address) throws GpuMemoryFault {
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null && (address & 7) == 0) {
+      return w[(int) (address >>> 3) & 511];
+    }
+    return loadSlow(address, 8);
+  }
+
+  @Override
+  public void store8(long address, byte value) throws GpuMemoryFault {
+    storeN(address, value, 1);
+  }
+
+  @Override
+  public void store16(long address, short value) throws GpuMemoryFault {
+    storeN(address, value, 2);
+  }
+
+  @Override
+  public void store32(long address, int value) throws GpuMemoryFault {
+    storeN(address, value, 4);
+  }
+
+  @Override
+  public void store64(long address, long value) throws GpuMemoryFault {
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.writeWords) != null && (address & 7) == 0) {
+      w[(int) (address >>> 3) & 511] = value;
+      return;
+    }
+    storeSlow(address, value, 8);
+  }
+
+  private void storeN(long address, long value, int size) throws GpuMemoryFault {
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.writeWords) != null
+        && (address & (size - 1)) == 0) {
+      PageWords.store(w, (int) address & OFFSET_MASK, value, size);
+      return;
+    }
+    storeSlow(address, value, size);
+  }
+
+  @Override
+  public int atomic32(AtomicOp op, long address, int value, int compare) throws GpuMemoryFault {
+    if ((address & 3) != 0) throw new GpuMemoryFault(address, AccessKind.ATOMIC, MISALIGNED_ATOMIC);
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.atomicWords) != null) {
+      return PageWords.atomic32(w, (int) address & OFFSET_MASK, op, value, compare);
+    }
+    return entry(address, AccessKind.ATOMIC).page.atomic32((int) address & OFFSET_MASK, op, value, compare);
+  }
+
+  @Override
+  public long atomic64(AtomicOp op, long address, long value, long compare) throws GpuMemoryFault {
+    if ((address & 7) != 0) throw new GpuMemoryFault(address, AccessKind.ATOMIC, MISALIGNED_ATOMIC);
+    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    long[] w;
+    if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.atomicWords) != null) {
+      return PageWords.atomic64(w, (int) address & OFFSET_MASK, op, value, compare);
+    }
+    return entry(address, AccessKind.ATOMIC).page.atomic64((int) address & OFFSET_MASK, op, value, compare);
+  }
+
+  // ---------------------------------------------------------------- GpuMemory: slow paths
+
+  private long loadSlow(long address, int size) throws GpuMemoryFault {
+    int offset = (int) address & OFFSET_MASK;
+    if (offset + size <= Pte.PAGE_SIZE) return entry(address, AccessKind.READ).page.load(offset, size);
+    long value = 0;
+    for (int k = 0; k < size; k++) {
+      long a = address + k;
+      value |= (entry(a, AccessKind.READ).page.load((int) a & OFFSET_MASK, 1) & 0xff) << (8 * k);
+    }
+    return value;
+  }
+
+  private void storeSlow(long address, long value, int size) throws GpuMemoryFault {
+    int offset = (int) address & OFFSET_MASK;
+    if (offset + size <= Pte.PAGE_SIZE) {
+      entry(address, AccessKind.WRITE).page.store(offset, value, size);
+      return;
+    }
+    // Crossing a page: check both pages before writing either, so a fault leaves memory untouched.
+    long second = (address | OFFSET_MASK) + 1;
+    PageBacking a = entry(address, AccessKind.WRITE).page;
+    PageBacking b = entry(second, AccessKind.WRITE).page;
+    int first = (int) (second - address);
+    for (int k = 0; k < size; k++) {
+      if (k < first) a.store(offset + k, value >>> (8 * k), 1);
+      else b.store(k - first, value >>> (8 * k), 1);
+    }
+  }
+
+  @Override
+  public void read(long address, byte[] dst, int offset, int length) throws GpuMemoryFault {
+    copy(address, dst, offset, length, AccessKind.READ);
+  }
+
+  @Override
+  public void write(long address, byte[] src, int offset, int length) throws GpuMemoryFault {
+    copy(address, src, offset, length, AccessKind.WRITE);
+  }
+
+  @Override
+  public void fetch(long address, byte[] dst, int offset, int length) throws GpuMemoryFault {
+    copy(address, dst, offset, length, AccessKind.EXECUTE);
+  }
+
+  private void copy(long address, byte[] bytes, int offset, int length, AccessKind kind) throws GpuMemoryFault {
+    int done = 0;
+    while (done < length) {
+      long a = address + done;
+      int inPage = (int) a & OFFSET_MASK;
+      int n = Math.min(length - done, (int) Pte.PAGE_SIZE - inPage);
+      PageBacking page = entry(a, kind).page;
+      if (kind == AccessKind.WRITE) page.write(inPage, bytes, offset + done, n);
+      else page.read(inPage, bytes, offset + done, n);
+      done += n;
+    }
+  }
+}
