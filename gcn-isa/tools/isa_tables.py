@@ -123,7 +123,8 @@ fmt("VOP2_DPP", 0x000000FA, 25, 0x3E, 2, 0x01FFFE00, {"vdst": (17, 8, "v", 10, 1
 fmt("VOP1_SDWA", 0x7E0000F9, 9, 256, 2, 0x01FE0000, {"vdst": (17, 8, "v", 10, 12), "src0": (32, 8, "sdwasrc", 20, 22, 55)})
 fmt("VOP2_SDWA", 0x000000F9, 25, 0x3E, 2, 0x01FFFE00, {"vdst": (17, 8, "v", 10, 12), "vsrc1": (9, 8, "sdwasrc", 30, 32, 63), "src0": (32, 8, "sdwasrc", 20, 22, 55)})
 fmt("VOPC_SDWA", 0x7C0000F9, 17, 256, 2, 0x0001FE00, {"vsrc1": (9, 8, "sdwasrc", 30, 32, 63), "src0": (32, 8, "sdwasrc", 20, 22, 55), "sdst": (40, 7, "sdst", 8 | 0x80, 12 | 0x80, 47)})
-fmt("DS", 0xD8000000, 17, 256, 2, 0x0201FFFF, {"addr": (32, 8, "v", 20, 22), "data0": (40, 8, "v", 30, 32), "data1": (48, 8, "v", 40, 42), "vdst": (56, 8, "v", 10, 12)})
+fmt("DS", 0xD8000000, 17, 256, 2, 0x0201FFFF, {"addr": (32, 8, "v", 20, 22), "data0": (40, 8, "v", 30, 32), "data1": (48, 8, "v", 40, 42), "vdst": (56, 8, "v", 10, 12)},
+    selectors=(16,))
 fmt("MUBUF", 0xE0000000, 18, 128, 2, 0x0203FFFF, {"vaddr": (32, 8, "v", 20, 22), "vdata": (40, 8, "v", 10, 12), "srsrc": (48, 5, "srsrc", 2, 3), "soffset": (56, 8, "ssrc", 5, 6)},
     selectors=(16, 12, 13, 14))
 fmt("MTBUF", 0xE8000000, 15, 16, 2, 0x03F87FFF, {"vaddr": (32, 8, "v", 20, 22), "vdata": (40, 8, "v", 10, 12), "srsrc": (48, 5, "srsrc", 2, 3), "soffset": (56, 8, "ssrc", 5, 6)},
@@ -460,7 +461,10 @@ def template(f, var):
                 continue
             if f == "SOPC" and a == "ssrc1" and b[0] == "i":
                 continue
-            out.append((SLOT_BY_FIELD[f].get(a, "?"), k, a, b))
+            slot = SLOT_BY_FIELD[f].get(a, "?")
+            if f == "DS" and mn.startswith("ds_gws_") and a == "addr":
+                slot = "DATA0"          # LLVM encodes the ds_gws_* data operand in the address field
+            out.append((slot, k, a, b))
     toks = []
     for slot, k, a, b in out:
         if k == "=":

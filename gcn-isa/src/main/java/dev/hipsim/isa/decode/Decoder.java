@@ -197,7 +197,7 @@ public final class Decoder {
       }
     }
     int cpol = ((bits >>> 16) & 1) != 0 && info.uses(1L << 16) ? MemoryFields.GLC : 0;
-    b.memory = new MemoryFields(offset, 0, cpol, false, false, false, 0, 0, hasOffset);
+    b.memory = new MemoryFields(offset, 0, cpol, hasOffset ? MemoryFields.IMMEDIATE_OFFSET : 0, 0, 0);
     return finish(b, cur);
   }
 
@@ -359,9 +359,12 @@ public final class Decoder {
     }
     int off0 = (int) bits & 0xff;
     int off1 = (int) (bits >>> 8) & 0xff;
+    // gds is a selector: the ds_gws_* operations exist only with it
+    boolean gds = ((bits >>> 16) & 1) != 0 && (info.uses(1L << 16) || !info.acceptsVariant(0));
+    int flags = MemoryFields.IMMEDIATE_OFFSET | (gds ? MemoryFields.GDS : 0);
     b.memory = info.hasFlag(OpcodeInfo.FLAG_TWO_OFFSETS)
-        ? new MemoryFields(off0, off1, 0, false, false, false, 0, 0, true)
-        : new MemoryFields((int) bits & 0xffff, 0, 0, false, false, false, 0, 0, true);
+        ? new MemoryFields(off0, off1, 0, flags, 0, 0)
+        : new MemoryFields((int) bits & 0xffff, 0, 0, flags, 0, 0);
     return finish(b, cur);
   }
 
@@ -376,7 +379,7 @@ public final class Decoder {
     boolean acc = info.uses(1L << 55) && ((bits >>> 55) & 1) != 0;
     // lds is a selector: buffer_store_lds_dword exists only with it, so it is "used" there without being live
     boolean lds = format == Format.MUBUF && ((bits >>> 16) & 1) != 0
-        && (info.uses(1L << 16) || info.operation() == Operation.BUFFER_STORE_LDS_DWORD);
+        && (info.uses(1L << 16) || !info.acceptsVariant(0));
     for (OperandSpec s : info.operandArray()) {
       int v = s.extract(bits);
       Operand op;
@@ -401,7 +404,9 @@ public final class Decoder {
     if (info.uses(1L << sccBit) && ((bits >>> sccBit) & 1) != 0) cpol |= MemoryFields.SCC;
     int dfmt = format == Format.MTBUF ? (int) (bits >>> 19) & 0xf : 0;
     int nfmt = format == Format.MTBUF ? (int) (bits >>> 23) & 0x7 : 0;
-    b.memory = new MemoryFields((int) bits & 0xfff, 0, cpol, offen, idxen, lds, dfmt, nfmt, true);
+    int flags = MemoryFields.IMMEDIATE_OFFSET | (offen ? MemoryFields.OFFEN : 0) | (idxen ? MemoryFields.IDXEN : 0)
+        | (lds ? MemoryFields.LDS : 0);
+    b.memory = new MemoryFields((int) bits & 0xfff, 0, cpol, flags, dfmt, nfmt);
     return finish(b, cur);
   }
 
@@ -463,7 +468,7 @@ public final class Decoder {
     if (info.uses(1L << 25) && ((bits >>> 25) & 1) != 0) cpol |= MemoryFields.SCC;
     int raw = (int) bits & 0x1fff;
     int offset = format == Format.FLAT ? raw : (raw << 19) >> 19;
-    b.memory = new MemoryFields(offset, 0, cpol, false, false, lds, 0, 0, true);
+    b.memory = new MemoryFields(offset, 0, cpol, MemoryFields.IMMEDIATE_OFFSET | (lds ? MemoryFields.LDS : 0), 0, 0);
     return finish(b, cur);
   }
 

@@ -70,6 +70,11 @@ public final class OpcodeInfo {
     return zeroMasks[zeroMasks.length == 1 ? 0 : format.variantKey(bits)];
   }
 
+  /** Whether the instruction exists in a variant (see {@link Format}); some exist only with a selector bit set. */
+  public boolean acceptsVariant(int key) {
+    return zeroMasks[key] != -1L;
+  }
+
   /** Whether the encoding {@code bits} (with this opcode) is accepted. */
   public boolean accepts(long bits) {
     return (bits & zeroMask(bits)) == 0;

@@ -374,6 +374,7 @@ public final class InstructionPrinter {
     } else if (m.offset() != 0) {
       sb.append(" offset:").append(m.offset());
     }
+    if (m.gds()) sb.append(" gds");
   }
 
   private static void buffer(Instruction inst, OpcodeInfo info, StringBuilder sb) {
