@@ -273,22 +273,10 @@ public final class Decoder {
   /** Sets a modifier on the operand read from source field {@code src} when its control bit is used and set. */
   private static void srcMods(OpcodeInfo info, Instruction.Builder b, long bits, int src, int modifier, int bit) {
     if (!info.uses(1L << bit) || ((bits >>> bit) & 1) == 0) return;
-    Slot slot = sourceSlot(info, src);
+    Slot slot = info.sourceSlot(src);
     if (slot == null) return;
     Operand op = b.get(slot);
     if (op != null) b.set(slot, op.withMods(op.mods() | modifier));
-  }
-
-  /** The slot of the operand read from encoding source field {@code src} (src0, src1/vsrc1, src2). */
-  private static Slot sourceSlot(OpcodeInfo info, int src) {
-    for (OperandSpec s : info.operandArray()) {
-      String f = s.field();
-      if (f == null) continue;
-      if (src == 0 && f.equals("src0")) return s.slot();
-      if (src == 1 && (f.equals("src1") || f.equals("vsrc1"))) return s.slot();
-      if (src == 2 && f.equals("src2")) return s.slot();
-    }
-    return null;
   }
 
   /**

@@ -31,6 +31,8 @@ public final class OpcodeInfo {
   private final int flags;
   private final ImmStyle immStyle;
   private final OperandSpec[] operands;
+  /** The slot read from encoding source field 0, 1 (src1/vsrc1) and 2, or null. */
+  private final Slot[] sourceSlots = new Slot[3];
 
   OpcodeInfo(Format format, int opcode, Operation operation, String mnemonic, long[] zeroMasks, long liveMask,
       int flags, ImmStyle immStyle, OperandSpec[] operands) {
@@ -43,6 +45,22 @@ public final class OpcodeInfo {
     this.flags = flags;
     this.immStyle = immStyle;
     this.operands = operands;
+    for (OperandSpec s : operands) {
+      String f = s.field();
+      if (f == null) continue;
+      switch (f) {
+        case "src0" -> sourceSlots[0] = s.slot();
+        case "src1", "vsrc1" -> sourceSlots[1] = s.slot();
+        case "src2" -> sourceSlots[2] = s.slot();
+        default -> {
+        }
+      }
+    }
+  }
+
+  /** The slot of the operand read from source field {@code i} (src0, src1/vsrc1, src2), or null. */
+  public Slot sourceSlot(int i) {
+    return sourceSlots[i];
   }
 
   public Format format() {

@@ -239,25 +239,19 @@ public final class InstructionPrinter {
     }
   }
 
-  private static final Slot[] SOURCES = {Slot.SRC0, Slot.SRC1, Slot.SRC2};
-
   /** The number of ALU source operands a form has (src0..src2 fields present). */
   private static int sourceCount(OpcodeInfo info) {
     int n = 0;
-    for (OperandSpec s : info.operands()) {
-      String f = s.field();
-      if (f != null && (f.equals("src0") || f.equals("src1") || f.equals("src2") || f.equals("vsrc1"))) n++;
+    for (int i = 0; i < 3; i++) {
+      if (info.sourceSlot(i) != null) n++;
     }
     return n;
   }
 
-  /** The operand read from source field i (VOP3: src0..src2). */
+  /** The operand read from source field i (src0, src1/vsrc1, src2). */
   private static Operand sourceField(Instruction inst, OpcodeInfo info, int i) {
-    String want = "src" + i;
-    for (OperandSpec s : info.operands()) {
-      if (want.equals(s.field())) return inst.operand(s.slot());
-    }
-    return null;
+    Slot slot = info.sourceSlot(i);
+    return slot == null ? null : inst.operand(slot);
   }
 
   private static void opSel(Instruction inst, OpcodeInfo info, StringBuilder sb) {
