@@ -110,6 +110,14 @@ static jboolean JNICALL host_is_terminal(JNIEnv* env, jclass cls, jint fd) {
   return isatty(fd) ? JNI_TRUE : JNI_FALSE;
 }
 
+/* ROCr's reaction to a fatal device error: flush what the program printed, then abort() (SIGABRT, status 134). */
+static void JNICALL host_abort(JNIEnv* env, jclass cls) {
+  (void)env, (void)cls;
+  fflush(stdout);
+  fflush(stderr);
+  abort();
+}
+
 int hipsim_register_natives(JNIEnv* env, jclass host) {
   static const JNINativeMethod methods[] = {
       {"wrap", "(JJ)Ljava/nio/ByteBuffer;", (void*)host_wrap},
@@ -127,6 +135,7 @@ int hipsim_register_natives(JNIEnv* env, jclass host) {
       {"stdioWrite", "(I[BII)V", (void*)host_stdio_write},
       {"stdioFlush", "(I)V", (void*)host_stdio_flush},
       {"isTerminal", "(I)Z", (void*)host_is_terminal},
+      {"abortProcess", "()V", (void*)host_abort},
   };
   return (*env)->RegisterNatives(env, host, methods, sizeof methods / sizeof methods[0]);
 }

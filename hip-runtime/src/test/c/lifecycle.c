@@ -10,7 +10,8 @@
 
 typedef int hipError_t;
 hipError_t hipGetDeviceCount(int* count);
-hipError_t hipMalloc(void** ptr, size_t size);
+typedef void* hipGraph_t;
+hipError_t hipGraphCreate(hipGraph_t* graph, unsigned int flags);
 const char* hipGetErrorString(hipError_t error);
 
 static sem_t worker_called;
@@ -64,8 +65,8 @@ int main(int argc, char** argv) {
   if (strcmp(scenario, "exit-from-thread") == 0) {
     pthread_t t;
     pthread_create(&t, NULL, exiting_worker, NULL);
-    void* p;
-    for (;;) hipMalloc(&p, 16);
+    hipGraph_t g;
+    for (;;) hipGraphCreate(&g, 0);
   }
   if (strcmp(scenario, "exit-handlers") == 0) {
     atexit(early_handler);

@@ -39,6 +39,15 @@ public final class CStdio extends OutputStream {
     System.setErr(new PrintStream(stderr(), true, StandardCharsets.UTF_8));
   }
 
+  /** Ends the process as ROCr does after a fatal device error: the message on stderr, then abort(). */
+  public static dev.hipsim.hip.gpu.Faults faults() {
+    return message -> {
+      byte[] b = (message + "\n").getBytes(StandardCharsets.UTF_8);
+      NativeHost.stdioWrite(NativeHost.STDERR, b, 0, b.length);
+      NativeHost.abortProcess();
+    };
+  }
+
   public static boolean isTerminal(int fd) {
     return NativeHost.isTerminal(fd);
   }

@@ -28,7 +28,7 @@ final class HipEntry {
       }
       CStdio.install();
       HipRuntime rt = HipRuntime.start(table, RuntimeConfig.fromEnvironment(System.getenv()), new NativeHostMemory(),
-          CStdio.diagnostics());
+          CStdio.diagnostics(), CStdio.faults(), System.getenv());
       runtime = rt;
       dispatcher = rt.dispatcher();
       return null;

@@ -56,4 +56,7 @@ final class NativeHost {
 
   /** isatty. */
   static native boolean isTerminal(int fd);
+
+  /** fflush both streams, then abort(): how ROCr ends a process after a fatal device error. */
+  static native void abortProcess();
 }

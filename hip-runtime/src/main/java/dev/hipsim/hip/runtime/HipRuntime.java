@@ -1,5 +1,9 @@
 package dev.hipsim.hip.runtime;
 
+import dev.hipsim.hip.gpu.Faults;
+import dev.hipsim.hip.gpu.GpuRuntime;
+import java.util.Map;
+
 import dev.hipsim.hip.abi.ApiTable;
 import dev.hipsim.hip.api.ApiProvider;
 import dev.hipsim.hip.api.ApiRegistry;
@@ -26,24 +30,36 @@ public final class HipRuntime {
   private final LastError lastError = new LastError();
   private final Devices devices;
   private final Dispatcher dispatcher;
+  private final GpuRuntime gpu;
 
-  private HipRuntime(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics) {
+  private HipRuntime(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics, Faults faults,
+      Map<String, String> env) {
     this.config = config;
     this.memory = memory;
     this.diagnostics = diagnostics;
     this.devices = new Devices(List.of(config.device()));
+    this.gpu = new GpuRuntime(config.device(), env, memory, faults);
     ApiRegistry registry = new ApiRegistry(table);
     for (ApiProvider p : providers()) p.register(registry);
     this.dispatcher = registry.dispatcher(memory, diagnostics, lastError);
   }
 
+  public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics,
+      Faults faults, Map<String, String> env) {
+    return new HipRuntime(table, config, memory, diagnostics, faults, env);
+  }
+
+  /** A runtime whose fatal device errors throw (for tests). */
   public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics) {
-    return new HipRuntime(table, config, memory, diagnostics);
+    return new HipRuntime(table, config, memory, diagnostics, message -> {
+      throw new IllegalStateException(message);
+    }, Map.of());
   }
 
   /** Every API group; each registers the functions it implements. */
   private List<ApiProvider> providers() {
-    return List.of(new ErrorApi(lastError), new VersionApi(), new DeviceApi(devices));
+    return List.of(new ErrorApi(lastError), new VersionApi(), new DeviceApi(devices), new RegistrationApi(gpu),
+        new MemoryApi(gpu), new LaunchApi(gpu), new SyncApi());
   }
 
   public Dispatcher dispatcher() {
@@ -72,6 +88,10 @@ public final class HipRuntime {
 
   /** Called once at process exit, after the program's own exit handlers: finish outstanding work, report. */
   public void shutdown() {
-    // Nothing is asynchronous yet; streams, device printf and --stats will drain and report here.
+    gpu.shutdown();
+  }
+
+  public GpuRuntime gpu() {
+    return gpu;
   }
 }

@@ -24,10 +24,10 @@ class NativeBridgeTest {
     assertThat(r.stdout()).as(r.toString()).endsWith("PASSED\n");
     assertThat(r.exitCode()).as(r.toString()).isZero();
     // Each unsupported function is reported once, however often it is called.
-    assertThat(r.stderrLines()).containsOnlyOnce("hipsim: hipMalloc is not supported (returning hipErrorNotSupported)");
-    assertThat(r.stderrLines()).filteredOn(l -> l.startsWith("hipsim:") && l.contains("hipMalloc")).hasSize(1);
+    assertThat(r.stderrLines()).containsOnlyOnce("hipsim: hipGraphCreate is not supported (returning hipErrorNotSupported)");
+    assertThat(r.stderrLines()).filteredOn(l -> l.startsWith("hipsim:") && l.contains("hipGraphCreate")).hasSize(1);
     assertThat(r.stderrLines()).contains(
-        "hipsim: hipLaunchKernel is not supported (returning hipErrorNotSupported)",
+        "hipsim: hipExtLaunchKernel is not supported (returning hipErrorNotSupported)",
         "hipsim: hipCreateChannelDesc is not supported (returning zeros)",
         "hipsim: __gnu_h2f_ieee is not supported (returning 0)");
   }
@@ -39,9 +39,9 @@ class NativeBridgeTest {
     // the program's own lines; one written to file descriptor 2 directly would come out first.
     NativeTools.Run r = NativeTools.run(List.of(program.toString()), NativeTools.hipEnvironment(device), 60);
     List<String> lines = r.stderrLines();
-    int before = lines.indexOf("program: before the first hipMalloc");
-    int message = lines.indexOf("hipsim: hipMalloc is not supported (returning hipErrorNotSupported)");
-    int after = lines.indexOf("program: after the first hipMalloc");
+    int before = lines.indexOf("program: before the first hipGraphCreate");
+    int message = lines.indexOf("hipsim: hipGraphCreate is not supported (returning hipErrorNotSupported)");
+    int after = lines.indexOf("program: after the first hipGraphCreate");
     assertThat(before).as(r.toString()).isNotNegative();
     assertThat(message).as(r.toString()).isEqualTo(before + 1);
     assertThat(after).as(r.toString()).isEqualTo(message + 1);

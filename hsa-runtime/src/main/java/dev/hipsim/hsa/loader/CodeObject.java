@@ -178,8 +178,9 @@ public final class CodeObject {
       } else {
         Long external = externalSymbol.apply(r.symbol());
         if (external == null) {
-          throw new CodeObjectException("undefined symbol " + r.symbol() + " referenced by a " + r.typeName()
-              + String.format(" relocation at offset 0x%x", r.offset()));
+          throw new CodeObjectException(dev.hipsim.hsa.HsaStatus.VARIABLE_UNDEFINED, "undefined symbol " + r.symbol()
+              + " referenced by a " + r.typeName() + String.format(" relocation at offset 0x%x", r.offset())
+              + " (define it with defineAgentGlobalVariable before loading)");
         }
         symbol = external;
       }

@@ -1,0 +1,72 @@
+package dev.hipsim.hip.runtime;
+
+import dev.hipsim.hip.api.ApiProvider;
+import dev.hipsim.hip.api.ApiRegistry;
+import dev.hipsim.hip.api.HipError;
+import dev.hipsim.hip.api.HipException;
+import dev.hipsim.hip.api.HostMemory;
+import dev.hipsim.hip.gpu.CodeModule;
+import dev.hipsim.hip.gpu.GpuRuntime;
+import java.nio.ByteBuffer;
+
+/**
+ * What hipcc's module constructor calls before main: {@code __hipRegisterFatBinary} for the translation unit's
+ * {@code .hipFatBinSegment} wrapper, then {@code __hipRegisterFunction} and {@code __hipRegisterVar} for each kernel
+ * stub and device variable; {@code __hipUnregisterFatBinary} at exit. Code is loaded lazily, on first use.
+ */
+final class RegistrationApi implements ApiProvider {
+  /** "HIPF": the clang offload wrapper's magic. */
+  static final int HIPF = 0x48495046;
+  /** "HIPK": newer CLR's kpack wrapper, whose code lives in an external archive. */
+  static final int HIPK = 0x4B504948;
+
+  private final GpuRuntime gpu;
+
+  RegistrationApi(GpuRuntime gpu) {
+    this.gpu = gpu;
+  }
+
+  @Override
+  public void register(ApiRegistry api) {
+    api.value("__hipRegisterFatBinary", a -> registerFatBinary(a.memory(), a.pointer(0)));
+    api.value("__hipUnregisterFatBinary", a -> {
+      long handle = a.pointer(0);
+      if (handle != 0) gpu.removeModule(handle);
+      return 0;
+    });
+    api.value("__hipRegisterFunction", a -> {
+      CodeModule module = gpu.module(a.pointer(0));
+      String deviceName = a.string(3);
+      if (deviceName == null) deviceName = a.string(2);
+      gpu.addFunction(a.pointer(1), new GpuRuntime.Function(module, deviceName));
+      return 0;
+    });
+    api.value("__hipRegisterVar", a -> {
+      CodeModule module = gpu.module(a.pointer(0));
+      String deviceName = a.string(3);
+      gpu.addVariable(a.pointer(1), new GpuRuntime.Variable(module, deviceName, a.i64(5)));
+      return 0;
+    });
+  }
+
+  private long registerFatBinary(HostMemory host, long wrapper) throws HipException {
+    if (wrapper == 0) throw new HipException(HipError.INVALID_VALUE, "__hipRegisterFatBinary: null wrapper");
+    int magic = host.readInt(wrapper);
+    int version = host.readInt(wrapper + 4);
+    if (magic == HIPK) {
+      throw new HipException(HipError.NOT_SUPPORTED, String.format(
+          "fat-binary wrapper at 0x%x is a kpack (HIPK) wrapper, whose code lives outside the program", wrapper));
+    }
+    if (magic != HIPF || version != 1) {
+      throw new HipException(HipError.INVALID_IMAGE, String.format(
+          "fat-binary wrapper at 0x%x has magic 0x%08x version %d (expected HIPF 0x%08x version 1)", wrapper, magic,
+          version, HIPF));
+    }
+    long binary = host.readLong(wrapper + 8);
+    long size = CodeModule.imageSize((offset, length) -> host.map(binary + offset, length));
+    ByteBuffer image = host.map(binary, size);
+    CodeModule module = new CodeModule(gpu.newHandle(), String.format("fat binary at 0x%x", binary), image);
+    gpu.addModule(module);
+    return module.handle();
+  }
+}

@@ -1,0 +1,7 @@
+package dev.hipsim.hsa;
+
+/** {@code hsa_device_type_t}. */
+public enum DeviceType {
+  CPU,
+  GPU
+}
