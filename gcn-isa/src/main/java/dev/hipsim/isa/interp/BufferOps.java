@@ -27,6 +27,7 @@ final class BufferOps {
       return new ProgramOps.Nop(inst);
     }
     if (n.contains("FORMAT")) return new BufferFormatOps.FormatAccess(inst);
+    if (n.equals("BUFFER_STORE_LDS_DWORD")) return new StoreFromLds(inst);
     MemoryAccess access = MemoryAccess.of(n);
     return access == null ? null : new Access(inst, access);
   }
@@ -168,6 +169,34 @@ final class BufferOps {
         int old = mem.atomic32(access.atomic(), address, value, compare);
         if (returns) w.v[base + lane] = old;
       }
+    }
+  }
+
+  /**
+   * buffer_store_lds_dword (gfx90a): each active lane stores the LDS dword at LDS_base + offset + 4 × lane (the
+   * addressing of {@link LdsDma}) to its buffer record (no VGPR address: the index comes from ADD_TID_ENABLE).
+   */
+  static final class StoreFromLds extends BufferAccess {
+    StoreFromLds(Instruction inst) {
+      super(inst);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      long soff = scalarOffset(w, cx);
+      long ldsBase = LdsDma.base(w, instruction, offset);
+      int lane = -1;
+      try {
+        for (long m = w.exec(); m != 0; m &= m - 1) {
+          lane = Long.numberOfTrailingZeros(m);
+          int at = LdsSpecialOps.checked(w, cx, instruction, lane, ldsBase + 4L * lane, 4);
+          long address = address(w.s, rsrc, soff, index(w, lane), byteOffset(w, lane), 4);
+          if (address >= 0) cx.memory.store32(address, w.group.lds().load32(at));
+        }
+      } catch (GpuMemoryFault f) {
+        throw Faults.memory(w, cx, instruction, lane, f);
+      }
+      w.pc += size;
     }
   }
 }

@@ -63,16 +63,9 @@ final class ScalarMemoryOps {
       this.returns = m != null && m.glc();
       this.dwords = inst.operand(Slot.SDATA).dwords();
       this.sbase = Src.of(inst.operand(Slot.SBASE), 64).index;
-      // IMM (bit 17) clear: the offset field names an SGPR (when SOE is clear too) rather than holding a constant.
-      boolean immediate = (inst.word0() >>> 17 & 1) != 0;
-      boolean soe = (inst.word0() >>> 14 & 1) != 0;
-      Src so = Src.of(inst.operand(Slot.SOFFSET), 32);
-      if (!immediate && !soe && m != null) {
-        so = Src.of(new dev.hipsim.isa.decode.Operand(dev.hipsim.isa.decode.OperandKind.SGPR, inst.word1() & 0x7f, 1, 0,
-            null, 0), 32);
-      }
-      this.soffset = so;
-      this.offset = m == null || !immediate ? 0 : m.offset();
+      // The decoder resolves the offset forms: an SGPR offset (SOE, or IMM clear) and/or the immediate.
+      this.soffset = Src.of(inst.operand(Slot.SOFFSET), 32);
+      this.offset = m == null ? 0 : m.offset();
       this.data = Dst.of(inst.operand(Slot.SDATA));
       this.dataSrc = Src.of(inst.operand(Slot.SDATA), 32);
     }

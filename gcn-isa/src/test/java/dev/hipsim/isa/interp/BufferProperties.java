@@ -72,7 +72,7 @@ class BufferProperties {
         Operation.BUFFER_ATOMIC_SMAX_X2);
   }
 
-  @Property(tries = 500)
+  @Property(tries = 250)
   void untypedBufferAccesses(@ForAll("untyped") Operation op, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);
@@ -200,7 +200,7 @@ class BufferProperties {
         Operation.TBUFFER_LOAD_FORMAT_D16_XY);
   }
 
-  @Property(tries = 400)
+  @Property(tries = 250)
   void typedBufferAccesses(@ForAll("typed") Operation op, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);
@@ -300,7 +300,7 @@ class BufferProperties {
     VectorMemoryProperties.compare(mem.array(), now, m.text(e) + " dfmt " + dfmt + " nfmt " + nfmt + " memory");
   }
 
-  @Property(tries = 150)
+  @Property(tries = 80)
   void bufferLoadsIntoLds(@ForAll("targets") Target t, @ForAll long seed) throws Exception {
     Random r = new Random(seed);
     Machine m = new Machine(t);
@@ -333,7 +333,7 @@ class BufferProperties {
     VectorMemoryProperties.compare(lds.array(), m.group.lds().bytes(), m.text(e) + " LDS");
   }
 
-  @Property(tries = 200)
+  @Property(tries = 150)
   void scalarMemory(@ForAll("targets") Target t, @ForAll long seed) throws Exception {
     Random r = new Random(seed);
     Machine m = new Machine(t);
@@ -392,5 +392,33 @@ class BufferProperties {
     byte[] now = new byte[REGION];
     m.memory.read(Machine.MEM, now, 0, now.length);
     VectorMemoryProperties.compare(mem.array(), now, m.text(e) + " memory");
+  }
+
+  /** buffer_store_lds_dword (gfx90a): lane l stores the LDS dword at M0 + offset + 4l to record l (ADD_TID). */
+  @net.jqwik.api.Example
+  void bufferStoresFromLds() throws Exception {
+    Target t = Target.GFX90A;
+    Machine m = new Machine(t);
+    Random r = new Random(11);
+    m.randomize(r, 4);
+    ByteBuffer lds = ByteBuffer.wrap(m.group.lds().bytes()).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < 1024; i++) lds.putInt(4 * i, 0x1000 + i);
+    long exec = 0xffff_0000_0f0f_00ffL;
+    m.w.setExec(exec);
+    m.w.s[Wave.M0] = 64;
+    // 4-byte records, ADD_TID_ENABLE: lane l writes record l.
+    m.w.s[8] = (int) DATA;
+    m.w.s[9] = (int) (DATA >>> 32) | 4 << 16;
+    m.w.s[10] = 64;
+    m.w.s[11] = 1 << 23;
+    byte[] before = new byte[256];
+    m.memory.read(DATA + 16, before, 0, 256);
+    m.run(Enc.of(t, Format.MUBUF, Operation.BUFFER_STORE_LDS_DWORD).buffer(0, 0, 8, 128, 16).lds(true));
+    for (int l = 0; l < 64; l++) {
+      int got = m.memory.load32(DATA + 16 + 4L * l);
+      int old = ByteBuffer.wrap(before).order(ByteOrder.LITTLE_ENDIAN).getInt(4 * l);
+      org.assertj.core.api.Assertions.assertThat(got).as("record %d", l)
+          .isEqualTo((exec >>> l & 1) != 0 ? 0x1000 + (64 + 16) / 4 + l : old);
+    }
   }
 }

@@ -39,8 +39,18 @@ final class Coverage {
   /** A decodable instance of a table row: neutral fields, trying VGPR then SGPR sources and the address forms. */
   static Instruction sample(Target target, OpcodeInfo info) {
     Format f = info.format();
-    for (int variant = 0; variant < 4; variant++) {
+    for (int variant = 0; variant < 5; variant++) {
       Enc e = Enc.raw(target, f, info.opcode());
+      if (variant == 4) {
+        // The forms that exist only with a selector bit set (DS gds, MUBUF lds) or without an SDWA select.
+        switch (f) {
+          case DS, MUBUF -> e.bit(16, true);
+          case VOP1_SDWA, VOP2_SDWA, VOPC_SDWA -> e.set(40, 24, 0);
+          default -> {
+            continue;
+          }
+        }
+      }
       switch (f) {
         case VOP1, VOP2, VOPC -> e.set(0, 9, variant == 0 ? 256 : 0);
         case VOP3, VOP3P -> {

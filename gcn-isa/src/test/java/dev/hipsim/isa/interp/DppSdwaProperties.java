@@ -66,7 +66,7 @@ class DppSdwaProperties {
         Operation.V_MOV_B64, Operation.V_ADD_F64, Operation.V_SUB_U32);
   }
 
-  @Property(tries = 800)
+  @Property(tries = 500)
   void dppMovesLanesAsTheControlSays(@ForAll("dppOps") Operation op, @ForAll("targets") Target t,
       @ForAll long seed) throws Exception {
     boolean wide = op == Operation.V_MOV_B64 || op == Operation.V_ADD_F64;
@@ -167,7 +167,7 @@ class DppSdwaProperties {
         Operation.V_MUL_F32, Operation.V_CVT_F32_F16, Operation.V_LSHLREV_B32, Operation.V_MAX_I16);
   }
 
-  @Property(tries = 800)
+  @Property(tries = 500)
   void sdwaSelectsAndMerges(@ForAll("sdwaOps") Operation op, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     boolean unary = op == Operation.V_MOV_B32 || op == Operation.V_CVT_F32_F16;
@@ -246,7 +246,7 @@ class DppSdwaProperties {
     m.assertState(v, m.savedS, m.text(e) + String.format(" mode 0x%x", mode));
   }
 
-  @Property(tries = 300)
+  @Property(tries = 200)
   void sdwaComparesWriteVccOrAnSgprPair(@ForAll("targets") Target t, @ForAll boolean toSgpr, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);

@@ -56,7 +56,7 @@ class LdsProperties {
     return x & 0xffff_ffffL;
   }
 
-  @Property(tries = 1200)
+  @Property(tries = 600)
   void dsOperationsMatchAnLdsModel(@ForAll("dsOps") Operation op, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     String n = op.name();

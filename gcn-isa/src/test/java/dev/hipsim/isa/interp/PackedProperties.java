@@ -91,7 +91,7 @@ class PackedProperties {
     return (clamp ? Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, x)) : x) & 0xffff;
   }
 
-  @Property(tries = 800)
+  @Property(tries = 400)
   void packedHalvesFollowOpSel(@ForAll("half2Ops") Operation op, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);
@@ -158,7 +158,7 @@ class PackedProperties {
     return c | c << 32;
   }
 
-  @Property(tries = 500)
+  @Property(tries = 300)
   void packedFloatPairs(@ForAll("float2Ops") Operation op, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);
@@ -235,7 +235,7 @@ class PackedProperties {
     return RefFloat.convert(F16, h, F32, 0x3f0);
   }
 
-  @Property(tries = 500)
+  @Property(tries = 300)
   void dotProducts(@ForAll("dotOps") Operation op, @ForAll("targets") Target t, @ForAll long seed) throws Exception {
     Random r = new Random(seed);
     Machine m = new Machine(t);
@@ -338,7 +338,7 @@ class PackedProperties {
     return RefFloat.result(out, s, zeroNeg, mode);
   }
 
-  @Property(tries = 500)
+  @Property(tries = 300)
   void mixedPrecisionFma(@ForAll("mixOps") Operation op, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);

@@ -205,7 +205,7 @@ class ScalarProperties {
     return Sources.value(m, enc, literal, 0, Sources.Type.I32) & 0xffff_ffffL;
   }
 
-  @Property(tries = 1200)
+  @Property(tries = 700)
   void scalarOperationsAndScc(@ForAll("cases") Case c, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);
@@ -236,7 +236,7 @@ class ScalarProperties {
     assertThat(m.w.scc).as("SCC of %s", m.text(e)).isEqualTo(out.scc() < 0 ? scc : out.scc());
   }
 
-  @Property(tries = 300)
+  @Property(tries = 200)
   void saveexecForms(@ForAll("targets") Target t, @ForAll long seed) throws Exception {
     Operation[] ops = {Operation.S_AND_SAVEEXEC_B64, Operation.S_OR_SAVEEXEC_B64, Operation.S_XOR_SAVEEXEC_B64,
         Operation.S_ANDN2_SAVEEXEC_B64, Operation.S_ORN2_SAVEEXEC_B64, Operation.S_NAND_SAVEEXEC_B64,

@@ -103,7 +103,7 @@ class ValuCompareProperties {
     }
   }
 
-  @Property(tries = 1200)
+  @Property(tries = 700)
   void comparesWriteLaneMasks(@ForAll("compares") Operation op, @ForAll("targets") Target t, @ForAll boolean vop3,
       @ForAll long seed) throws Exception {
     String name = op.name();

@@ -104,7 +104,7 @@ class ValuFloatProperties {
     return x > one ? one : x;
   }
 
-  @Property(tries = 1500)
+  @Property(tries = 800)
   void floatOperationsAreBitExact(@ForAll("cases") Case c, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);
@@ -189,7 +189,7 @@ class ValuFloatProperties {
    * OMOD (x2, x4, /2) where the guide defines it exactly: MODE.IEEE clear and output denormals flushed (otherwise
    * it is ignored), on products whose scaled value stays normal.
    */
-  @Property(tries = 300)
+  @Property(tries = 200)
   void outputModifierScalesResults(@ForAll("targets") Target t, @ForAll long seed) throws Exception {
     Random r = new Random(seed);
     Machine m = new Machine(t);

@@ -204,7 +204,7 @@ class ValuIntegerProperties {
     return Arbitraries.of(Target.GFX90A, Target.GFX942);
   }
 
-  @Property(tries = 1500)
+  @Property(tries = 800)
   void integerOperationsMatchTheirModel(@ForAll("cases") Case c, @ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);

@@ -34,7 +34,7 @@ class ValuLaneMaskProperties {
         Operation.V_ADDC_CO_U32, Operation.V_SUBB_CO_U32, Operation.V_SUBBREV_CO_U32, Operation.V_CNDMASK_B32);
   }
 
-  @Property(tries = 600)
+  @Property(tries = 400)
   void carriesGoToVccOrAnSgprPair(@ForAll("carryOps") Operation op, @ForAll("targets") Target t,
       @ForAll boolean vop3, @ForAll long seed) throws Exception {
     Random r = new Random(seed);

@@ -70,7 +70,7 @@ class VectorMemoryProperties {
     return hi ? (old & 0xffff) | v << 16 : (old & 0xffff0000) | (v & 0xffff);
   }
 
-  @Property(tries = 800)
+  @Property(tries = 400)
   void flatGlobalScratchAccesses(@ForAll("ops") Operation globalOp, @ForAll("targets") Target t,
       @ForAll long seed) throws Exception {
     Random r = new Random(seed);
@@ -225,7 +225,7 @@ class VectorMemoryProperties {
     }
   }
 
-  @Property(tries = 150)
+  @Property(tries = 80)
   void loadsIntoLds(@ForAll("targets") Target t, @ForAll long seed) throws Exception {
     Random r = new Random(seed);
     Machine m = new Machine(t);
