@@ -39,9 +39,17 @@ final class Coverage {
   /** A decodable instance of a table row: neutral fields, trying VGPR then SGPR sources and the address forms. */
   static Instruction sample(Target target, OpcodeInfo info) {
     Format f = info.format();
-    for (int variant = 0; variant < 4; variant++) {
+    for (int variant = 0; variant < 6; variant++) {
       Enc e = Enc.raw(target, f, info.opcode());
-      switch (f) {
+      if (variant >= 4) {
+        // Last resorts: the row's must-be-zero bits cleared (v_nop's SDWA selects), and with bit 16 set first for
+        // the operations that exist only with that selector (DS gds: ds_gws_*; MUBUF lds: buffer_store_lds_dword)
+        if (variant == 5) e.bit(16, true);
+        long zero = info.zeroMask(e.bits);
+        if (zero == -1L) continue;
+        e.bits &= ~zero;
+      }
+      switch (variant >= 4 ? Format.SOPP : f) {
         case VOP1, VOP2, VOPC -> e.set(0, 9, variant == 0 ? 256 : 0);
         case VOP3, VOP3P -> {
           int s = variant == 0 ? 256 : variant == 1 ? 0 : variant == 2 ? 128 : 256;
