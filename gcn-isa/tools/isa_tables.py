@@ -133,8 +133,9 @@ for name, seg in (("FLAT", 0), ("SCRATCH", 1), ("GLOBAL", 2)):
     fmt(name, 0xDC000000 | seg << 14, 18, 128, 2, 0x02033FFF,
         {"addr": (32, 8, "v", 20, 22), "data": (40, 8, "v", 30, 32), "saddr": (48, 7, "saddr", 8, 12), "vdst": (56, 8, "v", 10, 12)},
         selectors=(13, 16, "saddr_off", 25))
+fmt("MIMG", 0xF0000000, 18, 128, 2, 0x0203FFFF, {"vaddr": (32, 8, "v", 20, 22), "vdata": (40, 8, "v", 10, 12), "srsrc": (48, 5, "srsrc", 2, 3), "ssamp": (53, 5, "srsrc", 4, 5)})
 ORDER = ["SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "VOP1_DPP",
-         "VOP2_DPP", "VOP1_SDWA", "VOP2_SDWA", "VOPC_SDWA", "DS", "MUBUF", "MTBUF", "FLAT", "GLOBAL", "SCRATCH"]
+         "VOP2_DPP", "VOP1_SDWA", "VOP2_SDWA", "VOPC_SDWA", "DS", "MUBUF", "MTBUF", "FLAT", "GLOBAL", "SCRATCH", "MIMG"]
 VALU = {"VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "VOP1_DPP", "VOP2_DPP", "VOP1_SDWA", "VOP2_SDWA", "VOPC_SDWA"}
 
 
@@ -382,6 +383,7 @@ SLOT_BY_FIELD = {
     "MUBUF": {"vdata": "VDATA", "vaddr": "VADDR", "srsrc": "SRSRC", "soffset": "SOFFSET"},
     "MTBUF": {"vdata": "VDATA", "vaddr": "VADDR", "srsrc": "SRSRC", "soffset": "SOFFSET"},
     "FLAT": {"vdst": "VDST", "addr": "ADDR", "data": "DATA0", "saddr": "SADDR"},
+    "MIMG": {"vdata": "VDATA", "vaddr": "VADDR", "srsrc": "SRSRC", "ssamp": "SSAMP"},
 }
 SLOT_BY_FIELD["GLOBAL"] = SLOT_BY_FIELD["SCRATCH"] = SLOT_BY_FIELD["FLAT"]
 
@@ -585,15 +587,15 @@ def emit(rows_by_fmt, out_dir):
 
 
 CATEGORY_ORDER = ["PROGRAM", "SALU", "SMEM", "VALU", "VALU_COMPARE", "VALU_PACKED", "MATRIX", "DS", "MUBUF",
-                  "MTBUF", "FLAT", "GLOBAL", "SCRATCH"]
+                  "MTBUF", "FLAT", "GLOBAL", "SCRATCH", "IMAGE"]
 
 
 def category(name, fmts):
     f = set(fmts)
     if f & {"SOP1", "SOP2", "SOPK", "SOPC"}: return "SALU"
-    for k in ("SOPP", "SMEM", "DS", "MUBUF", "MTBUF", "FLAT", "GLOBAL", "SCRATCH"):
+    for k in ("SOPP", "SMEM", "DS", "MUBUF", "MTBUF", "FLAT", "GLOBAL", "SCRATCH", "MIMG"):
         if k in f:
-            return "PROGRAM" if k == "SOPP" else k
+            return {"SOPP": "PROGRAM", "MIMG": "IMAGE"}.get(k, k)
     if name.startswith("V_MFMA") or name.startswith("V_SMFMAC"): return "MATRIX"
     if "VOPC" in f: return "VALU_COMPARE"
     if "VOP3P" in f: return "VALU_PACKED"
@@ -621,7 +623,8 @@ def write_enum(names, path):
             L.append("  %s(Category.%s)," % (nm, cat))
     L[-1] = L[-1][:-1] + ";"
     L += ["", "  /** The unit that executes an operation. */", "  public enum Category {",
-          "    INVALID, PROGRAM, SALU, SMEM, VALU, VALU_COMPARE, VALU_PACKED, MATRIX, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH",
+          "    INVALID, PROGRAM, SALU, SMEM, VALU, VALU_COMPARE, VALU_PACKED, MATRIX, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH,",
+          "    /** Image instructions (gfx90a only; graphics, unused by compute code). */", "    IMAGE",
           "  }", "", "  private final Category category;", "", "  Operation(Category category) {",
           "    this.category = category;", "  }", "", "  public Category category() {", "    return category;", "  }",
           "}"]

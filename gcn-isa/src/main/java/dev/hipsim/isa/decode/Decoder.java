@@ -94,6 +94,8 @@ public final class Decoder {
         return buffer(Format.MUBUF, (w0 >>> 18) & 0x7f, bits, cur, address);
       case 0x3a:
         return buffer(Format.MTBUF, (w0 >>> 15) & 0xf, bits, cur, address);
+      case 0x3c:
+        return image((w0 >>> 18) & 0x7f, bits, cur, address);
       default:
         return null;
     }
@@ -458,6 +460,66 @@ public final class Decoder {
     int offset = format == Format.FLAT ? raw : (raw << 19) >> 19;
     b.memory = new MemoryFields(offset, 0, cpol, MemoryFields.IMMEDIATE_OFFSET | (lds ? MemoryFields.LDS : 0), 0, 0);
     return finish(b, cur);
+  }
+
+  // --------------------------------------------------------------------------------------------- MIMG
+
+  private Instruction image(int opcode, long bits, Cursor cur, long address) {
+    OpcodeInfo info = row(Format.MIMG, opcode, bits);
+    if (info == null) return null;
+    Instruction.Builder b = start(info, bits, address);
+    int dmask = info.uses(0xfL << 8) ? (int) (bits >>> 8) & 0xf : 0;
+    boolean d16 = info.uses(1L << 63) && bits < 0;
+    boolean acc = info.uses(1L << 16) && ((bits >>> 16) & 1) != 0;
+    for (OperandSpec s : info.operandArray()) {
+      int v = s.extract(bits);
+      Operand op;
+      switch (s.slot()) {
+        case VDATA -> {
+          int dwords = imageDataDwords(info, s.dwords(), dmask, d16, v);
+          op = acc ? Operands.agpr(v, dwords) : Operands.vgpr(v, dwords);
+        }
+        case SRSRC, SSAMP -> op = Operands.nonVgpr(v << 2, s.dwords(), null, null);
+        default -> op = Operands.vgpr(v, s.dwords());
+      }
+      if (op == null) return null;
+      b.set(s.slot(), op);
+    }
+    int cpol = 0;
+    if (info.uses(1L << 13) && ((bits >>> 13) & 1) != 0) cpol |= MemoryFields.GLC;
+    if (info.uses(1L << 25) && ((bits >>> 25) & 1) != 0) cpol |= MemoryFields.SLC;
+    if (info.uses(1L << 7) && ((bits >>> 7) & 1) != 0) cpol |= MemoryFields.SCC;
+    b.memory = new MemoryFields(0, 0, cpol, 0, 0, 0);
+    int flags = imageFlag(info, bits, 12, Image.UNORM) | imageFlag(info, bits, 14, Image.DA)
+        | imageFlag(info, bits, 15, Image.A16) | imageFlag(info, bits, 17, Image.LWE) | (d16 ? Image.D16 : 0);
+    b.image = new Image(dmask, flags);
+    return finish(b, cur);
+  }
+
+  private static int imageFlag(OpcodeInfo info, long bits, int bit, int flag) {
+    return info.uses(1L << bit) && ((bits >>> bit) & 1) != 0 ? flag : 0;
+  }
+
+  /**
+   * The data width LLVM gives an image instruction: one dword per dmask component (at least one; halved, rounded
+   * up, with d16). As in LLVM, a width the operation has no register form of (4 for an atomic, 1 for cmpswap), a
+   * tuple not starting at an even register (gfx90a aligns tuples) or one running past register 255 keeps the
+   * table's width.
+   */
+  private static int imageDataDwords(OpcodeInfo info, int tableDwords, int dmask, boolean d16, int reg) {
+    int n = Math.max(1, Integer.bitCount(dmask));
+    if (d16) n = (n + 1) / 2;
+    Operation op = info.operation();
+    boolean available;
+    if (op == Operation.IMAGE_ATOMIC_CMPSWAP) {
+      available = n >= 2;
+    } else if (op.category() == Operation.Category.IMAGE && op.name().startsWith("IMAGE_ATOMIC_")) {
+      available = n <= 3;
+    } else {
+      available = true;
+    }
+    if (!available || (n > 1 && (reg & 1) != 0) || reg + n - 1 > 255) return tableDwords;
+    return n;
   }
 
   private static Operand saddr(int enc, int dwords) {

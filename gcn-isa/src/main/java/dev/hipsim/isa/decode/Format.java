@@ -11,7 +11,8 @@ public enum Format {
   VOP1_DPP(Encoding.DPP), VOP2_DPP(Encoding.DPP), VOP1_SDWA(Encoding.SDWA), VOP2_SDWA(Encoding.SDWA),
   VOPC_SDWA(Encoding.SDWA),
   DS(Encoding.DS), MUBUF(Encoding.MUBUF), MTBUF(Encoding.MTBUF), FLAT(Encoding.FLAT), GLOBAL(Encoding.GLOBAL),
-  SCRATCH(Encoding.SCRATCH);
+  SCRATCH(Encoding.SCRATCH),
+  MIMG(Encoding.MIMG);
 
   private final Encoding encoding;
 
@@ -28,7 +29,7 @@ public enum Format {
     return switch (this) {
       case SOP2 -> 128;
       case SOPK -> 32;
-      case SOPC, SOPP, VOP3P, MUBUF, FLAT, GLOBAL, SCRATCH -> 128;
+      case SOPC, SOPP, VOP3P, MUBUF, FLAT, GLOBAL, SCRATCH, MIMG -> 128;
       case VOP2, VOP2_DPP, VOP2_SDWA -> 64;
       case VOP3 -> 1024;
       case MTBUF -> 16;

@@ -26,6 +26,7 @@ public final class Instruction {
   private final Sdwa sdwa;
   private final Mfma mfma;
   private final MemoryFields memory;
+  private final Image image;
 
   Instruction(Builder b) {
     this.target = b.target;
@@ -45,6 +46,7 @@ public final class Instruction {
     this.sdwa = b.sdwa;
     this.mfma = b.mfma;
     this.memory = b.memory;
+    this.image = b.image;
   }
 
   static Instruction invalid(Target target, long address, int size, int word0) {
@@ -176,6 +178,11 @@ public final class Instruction {
     return memory;
   }
 
+  /** MIMG: dmask and the image controls (null for other encodings). */
+  public Image image() {
+    return image;
+  }
+
   @Override
   public String toString() {
     return String.format("%x: %s", address, info == null ? ".long" : info.mnemonic());
@@ -200,6 +207,7 @@ public final class Instruction {
     Sdwa sdwa;
     Mfma mfma;
     MemoryFields memory;
+    Image image;
 
     Builder(Target target, long address) {
       this.target = target;

@@ -1,7 +1,7 @@
 package dev.hipsim.isa.decode;
 
 /**
- * Addressing and cache controls of a memory instruction (SMEM, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH).
+ * Addressing and cache controls of a memory instruction (SMEM, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, MIMG).
  *
  * @param offset the immediate offset in bytes: SMEM 21-bit signed, DS 16-bit (or offset0 when two offsets), MUBUF/
  *     MTBUF 12-bit, FLAT 13-bit unsigned, GLOBAL/SCRATCH 13-bit signed

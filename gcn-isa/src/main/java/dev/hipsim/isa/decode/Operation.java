@@ -1201,11 +1201,40 @@ public enum Operation {
   SCRATCH_STORE_DWORDX3(Category.SCRATCH),
   SCRATCH_STORE_DWORDX4(Category.SCRATCH),
   SCRATCH_STORE_SHORT(Category.SCRATCH),
-  SCRATCH_STORE_SHORT_D16_HI(Category.SCRATCH);
+  SCRATCH_STORE_SHORT_D16_HI(Category.SCRATCH),
+
+  // image
+  IMAGE_ATOMIC_ADD(Category.IMAGE),
+  IMAGE_ATOMIC_AND(Category.IMAGE),
+  IMAGE_ATOMIC_CMPSWAP(Category.IMAGE),
+  IMAGE_ATOMIC_DEC(Category.IMAGE),
+  IMAGE_ATOMIC_INC(Category.IMAGE),
+  IMAGE_ATOMIC_OR(Category.IMAGE),
+  IMAGE_ATOMIC_SMAX(Category.IMAGE),
+  IMAGE_ATOMIC_SMIN(Category.IMAGE),
+  IMAGE_ATOMIC_SUB(Category.IMAGE),
+  IMAGE_ATOMIC_SWAP(Category.IMAGE),
+  IMAGE_ATOMIC_UMAX(Category.IMAGE),
+  IMAGE_ATOMIC_UMIN(Category.IMAGE),
+  IMAGE_ATOMIC_XOR(Category.IMAGE),
+  IMAGE_GET_RESINFO(Category.IMAGE),
+  IMAGE_LOAD(Category.IMAGE),
+  IMAGE_LOAD_MIP(Category.IMAGE),
+  IMAGE_LOAD_MIP_PCK(Category.IMAGE),
+  IMAGE_LOAD_MIP_PCK_SGN(Category.IMAGE),
+  IMAGE_LOAD_PCK(Category.IMAGE),
+  IMAGE_LOAD_PCK_SGN(Category.IMAGE),
+  IMAGE_SAMPLE(Category.IMAGE),
+  IMAGE_STORE(Category.IMAGE),
+  IMAGE_STORE_MIP(Category.IMAGE),
+  IMAGE_STORE_MIP_PCK(Category.IMAGE),
+  IMAGE_STORE_PCK(Category.IMAGE);
 
   /** The unit that executes an operation. */
   public enum Category {
-    INVALID, PROGRAM, SALU, SMEM, VALU, VALU_COMPARE, VALU_PACKED, MATRIX, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH
+    INVALID, PROGRAM, SALU, SMEM, VALU, VALU_COMPARE, VALU_PACKED, MATRIX, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH,
+    /** Image instructions (gfx90a only; graphics, unused by compute code). */
+    IMAGE
   }
 
   private final Category category;

@@ -4,6 +4,7 @@ import dev.hipsim.isa.decode.Dpp;
 import dev.hipsim.isa.decode.Encoding;
 import dev.hipsim.isa.decode.Format;
 import dev.hipsim.isa.decode.ImmStyle;
+import dev.hipsim.isa.decode.Image;
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.MemoryFields;
 import dev.hipsim.isa.decode.Mfma;
@@ -43,6 +44,7 @@ public final class InstructionPrinter {
       case DS -> dataShare(inst, info, sb);
       case MUBUF, MTBUF -> buffer(inst, info, sb);
       case FLAT, GLOBAL, SCRATCH -> flat(inst, info, sb);
+      case MIMG -> image(inst, sb);
       default -> vector(inst, info, sb);
     }
   }
@@ -442,6 +444,28 @@ public final class InstructionPrinter {
     if (m.offset() != 0) sb.append(" offset:").append(m.offset());
     cachePolicy(inst.target(), m, sb);
     if (m.lds()) sb.append(" lds");
+  }
+
+  private static void image(Instruction inst, StringBuilder sb) {
+    sb.append(' ');
+    operand(sb, inst.operand(Slot.VDATA));
+    sb.append(", ");
+    operand(sb, inst.operand(Slot.VADDR));
+    sb.append(", ");
+    operand(sb, inst.operand(Slot.SRSRC));
+    Operand ssamp = inst.operand(Slot.SSAMP);
+    if (ssamp != null) {
+      sb.append(", ");
+      operand(sb, ssamp);
+    }
+    Image img = inst.image();
+    if (img.dmask() != 0) sb.append(" dmask:0x").append(Integer.toHexString(img.dmask()));
+    if (img.unorm()) sb.append(" unorm");
+    cachePolicy(inst.target(), inst.memory(), sb);
+    if (img.a16()) sb.append(" a16");
+    if (img.lwe()) sb.append(" lwe");
+    if (img.da()) sb.append(" da");
+    if (img.d16()) sb.append(" d16");
   }
 
   /** The encoding of an instruction as LLVM's objdump shows it: dwords in hex, most significant digit first. */

@@ -128,4 +128,25 @@ class DecodedFormTest {
     assertThat(decode(Target.GFX942, 0x2c000000).isValid()).isFalse();
     assertThat(decode(Target.GFX90A, 0x2c000000).operation()).isEqualTo(Operation.V_MAC_F32);
   }
+
+  @Test
+  void imageInstructionsExistOnGfx90aOnly() {
+    // image_load a[2:3], v1, s[12:19] dmask:0xf unorm glc d16: four 16-bit components packed in two AGPRs
+    Instruction i = decode(Target.GFX90A, 0xf0013f00, 0x80030201);
+    assertThat(i.operation()).isEqualTo(Operation.IMAGE_LOAD);
+    assertThat(i.encoding()).isEqualTo(Encoding.MIMG);
+    assertThat(i.operand(Slot.VDATA)).extracting(Operand::kind, Operand::index, Operand::dwords)
+        .containsExactly(OperandKind.AGPR, 2, 2);
+    assertThat(i.operand(Slot.SRSRC)).extracting(Operand::index, Operand::dwords).containsExactly(12, 8);
+    assertThat(i.image()).isEqualTo(new Image(0xf, Image.UNORM | Image.D16));
+    assertThat(i.memory().glc()).isTrue();
+    assertThat(dev.hipsim.isa.disasm.InstructionPrinter.print(i))
+        .isEqualTo("image_load a[2:3], v1, s[12:19] dmask:0xf unorm glc d16");
+    // image_sample v[2:4], v1, s[12:19], s[4:7] dmask:0x7 (sampler in bits 57:53)
+    Instruction s = decode(Target.GFX90A, 0xf0800700, 0x00230201);
+    assertThat(s.operand(Slot.SSAMP)).extracting(Operand::index, Operand::dwords).containsExactly(4, 4);
+    assertThat(s.operand(Slot.VDATA).dwords()).isEqualTo(3);
+    // gfx940 has no image instructions
+    assertThat(decode(Target.GFX942, 0xf0013f00, 0x80030201).operation()).isEqualTo(Operation.INVALID);
+  }
 }

@@ -22,16 +22,9 @@ final class RandomEncodings {
     return out;
   }
 
-  /**
-   * Three random dwords with any top bits, except the MIMG (image) encoding, which gfx90a has and hipsim does not
-   * decode.
-   */
+  /** Three random dwords with any top bits. */
   static int[] anyWords(Random rnd) {
-    int w0;
-    do {
-      w0 = rnd.nextInt();
-    } while ((w0 >>> 26) == 0x3c);
-    return new int[] {w0, rnd.nextInt(), rnd.nextInt()};
+    return new int[] {rnd.nextInt(), rnd.nextInt(), rnd.nextInt()};
   }
 
   /** Three dwords: the instruction (4 or 8 bytes) and a random literal after it. */
@@ -89,6 +82,7 @@ final class RandomEncodings {
       case FLAT -> w0 = 0xdc000000L | (long) (op & 0x7f) << 18 | (w0 & 0x2033fffL);
       case SCRATCH -> w0 = 0xdc004000L | (long) (op & 0x7f) << 18 | (w0 & 0x2033fffL);
       case GLOBAL -> w0 = 0xdc008000L | (long) (op & 0x7f) << 18 | (w0 & 0x2033fffL);
+      case MIMG -> w0 = 0xf0000000L | (long) (op & 0x7f) << 18 | (w0 & 0x203fffeL);
     }
     return hi | w0;
   }

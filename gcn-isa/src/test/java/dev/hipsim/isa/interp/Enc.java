@@ -77,6 +77,7 @@ final class Enc {
       case FLAT -> 0xDC00_0000L | (long) opc << 18;
       case SCRATCH -> 0xDC00_0000L | (long) opc << 18 | 1L << 14;
       case GLOBAL -> 0xDC00_0000L | (long) opc << 18 | 2L << 14;
+      case MIMG -> 0xF000_0000L | (long) opc << 18;
     };
     return new Enc(target, format, w);
   }
