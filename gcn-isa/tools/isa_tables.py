@@ -413,6 +413,8 @@ def value_type(fd, mn, width):
     if width >= 2:
         return "B32"
     m = re.sub(r"_(e32|e64|dpp|sdwa)$", "", mn)
+    if m.startswith("v_cvt_") and m.endswith("_f32"):
+        return "B32"             # a conversion's last type names its source (v_cvt_f16_f32 reads an f32)
     if m.endswith("_f16") or (m.startswith("v_pk_") and "f16" in m) or "mix" in m:
         return "F16"
     return "B32"
