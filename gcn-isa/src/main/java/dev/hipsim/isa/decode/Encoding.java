@@ -13,6 +13,8 @@ public enum Encoding {
   /** A VOP1/VOP2/VOPC instruction with an SDWA control dword (src0 = 249). */
   SDWA(8),
   DS(8), MUBUF(8), MTBUF(8), FLAT(8), GLOBAL(8), SCRATCH(8),
+  /** Image (texture) instructions: gfx90a only, graphics, unused by compute code. */
+  MIMG(8),
   /** A word that is no valid instruction for the target (printed as {@code .long}). */
   INVALID(4);
 
@@ -36,7 +38,7 @@ public enum Encoding {
 
   public boolean isMemory() {
     return switch (this) {
-      case SMEM, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH -> true;
+      case SMEM, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, MIMG -> true;
       default -> false;
     };
   }

@@ -79,6 +79,13 @@ final class FieldLayout {
         case "vdst" -> f(56, 8);
         default -> null;
       };
+      case MIMG -> switch (field) {
+        case "vaddr" -> f(32, 8);
+        case "vdata" -> f(40, 8);
+        case "srsrc" -> f(48, 5);
+        case "ssamp" -> f(53, 5);
+        default -> null;
+      };
     };
   }
 

@@ -859,6 +859,12 @@ public enum Operation {
   DS_DEC_RTN_U64(Category.DS),
   DS_DEC_U32(Category.DS),
   DS_DEC_U64(Category.DS),
+  DS_GWS_BARRIER(Category.DS),
+  DS_GWS_INIT(Category.DS),
+  DS_GWS_SEMA_BR(Category.DS),
+  DS_GWS_SEMA_P(Category.DS),
+  DS_GWS_SEMA_RELEASE_ALL(Category.DS),
+  DS_GWS_SEMA_V(Category.DS),
   DS_INC_RTN_U32(Category.DS),
   DS_INC_RTN_U64(Category.DS),
   DS_INC_U32(Category.DS),
@@ -1026,6 +1032,7 @@ public enum Operation {
   BUFFER_STORE_FORMAT_XY(Category.MUBUF),
   BUFFER_STORE_FORMAT_XYZ(Category.MUBUF),
   BUFFER_STORE_FORMAT_XYZW(Category.MUBUF),
+  BUFFER_STORE_LDS_DWORD(Category.MUBUF),
   BUFFER_STORE_SHORT(Category.MUBUF),
   BUFFER_STORE_SHORT_D16_HI(Category.MUBUF),
   BUFFER_WBINVL1(Category.MUBUF),
@@ -1194,11 +1201,40 @@ public enum Operation {
   SCRATCH_STORE_DWORDX3(Category.SCRATCH),
   SCRATCH_STORE_DWORDX4(Category.SCRATCH),
   SCRATCH_STORE_SHORT(Category.SCRATCH),
-  SCRATCH_STORE_SHORT_D16_HI(Category.SCRATCH);
+  SCRATCH_STORE_SHORT_D16_HI(Category.SCRATCH),
+
+  // image
+  IMAGE_ATOMIC_ADD(Category.IMAGE),
+  IMAGE_ATOMIC_AND(Category.IMAGE),
+  IMAGE_ATOMIC_CMPSWAP(Category.IMAGE),
+  IMAGE_ATOMIC_DEC(Category.IMAGE),
+  IMAGE_ATOMIC_INC(Category.IMAGE),
+  IMAGE_ATOMIC_OR(Category.IMAGE),
+  IMAGE_ATOMIC_SMAX(Category.IMAGE),
+  IMAGE_ATOMIC_SMIN(Category.IMAGE),
+  IMAGE_ATOMIC_SUB(Category.IMAGE),
+  IMAGE_ATOMIC_SWAP(Category.IMAGE),
+  IMAGE_ATOMIC_UMAX(Category.IMAGE),
+  IMAGE_ATOMIC_UMIN(Category.IMAGE),
+  IMAGE_ATOMIC_XOR(Category.IMAGE),
+  IMAGE_GET_RESINFO(Category.IMAGE),
+  IMAGE_LOAD(Category.IMAGE),
+  IMAGE_LOAD_MIP(Category.IMAGE),
+  IMAGE_LOAD_MIP_PCK(Category.IMAGE),
+  IMAGE_LOAD_MIP_PCK_SGN(Category.IMAGE),
+  IMAGE_LOAD_PCK(Category.IMAGE),
+  IMAGE_LOAD_PCK_SGN(Category.IMAGE),
+  IMAGE_SAMPLE(Category.IMAGE),
+  IMAGE_STORE(Category.IMAGE),
+  IMAGE_STORE_MIP(Category.IMAGE),
+  IMAGE_STORE_MIP_PCK(Category.IMAGE),
+  IMAGE_STORE_PCK(Category.IMAGE);
 
   /** The unit that executes an operation. */
   public enum Category {
-    INVALID, PROGRAM, SALU, SMEM, VALU, VALU_COMPARE, VALU_PACKED, MATRIX, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH
+    INVALID, PROGRAM, SALU, SMEM, VALU, VALU_COMPARE, VALU_PACKED, MATRIX, DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH,
+    /** Image instructions (gfx90a only; graphics, unused by compute code). */
+    IMAGE
   }
 
   private final Category category;

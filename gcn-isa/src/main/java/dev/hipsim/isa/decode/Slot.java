@@ -19,11 +19,11 @@ public enum Slot {
   DATA0,
   /** DS: second data operand. */
   DATA1,
-  /** MUBUF/MTBUF: vector data (read by stores, written by loads and returning atomics). */
+  /** MUBUF/MTBUF/MIMG: vector data (read by stores, written by loads and returning atomics). */
   VDATA,
-  /** MUBUF/MTBUF: vector address (index and/or offset). */
+  /** MUBUF/MTBUF: vector address (index and/or offset). MIMG: the image coordinates. */
   VADDR,
-  /** MUBUF/MTBUF: the 128-bit buffer resource. */
+  /** MUBUF/MTBUF: the 128-bit buffer resource. MIMG: the 256-bit image resource. */
   SRSRC,
   /** MUBUF/MTBUF/SMEM: the scalar offset. */
   SOFFSET,
@@ -32,7 +32,9 @@ public enum Slot {
   /** SMEM: the scalar base address or buffer resource. */
   SBASE,
   /** SMEM: data loaded or stored. */
-  SDATA;
+  SDATA,
+  /** MIMG image_sample: the 128-bit sampler. */
+  SSAMP;
 
   private static final Slot[] VALUES = values();
 

@@ -27,8 +27,39 @@ public final class DispatchShared {
       return generation > generationWaitedFor;
     }
 
-    public synchronized void init(int unusedValue) {
+    private long semaphore;
+    private long releaseAll;
+
+    /** ds_gws_init: resets the barrier and sets the semaphore to {@code value}. */
+    public synchronized void init(int value) {
       arrived = 0;
+      semaphore = value & 0xffff_ffffL;
+    }
+
+    /** ds_gws_sema_v / ds_gws_sema_br: releases {@code count} units. */
+    public synchronized void release(long count) {
+      semaphore += count;
+    }
+
+    /** ds_gws_sema_release_all: every wave waiting in P right now may pass. */
+    public synchronized void releaseAll() {
+      releaseAll++;
+    }
+
+    public synchronized long releaseAllGeneration() {
+      return releaseAll;
+    }
+
+    /**
+     * ds_gws_sema_p: takes one unit if the semaphore is positive, or lets the wave pass if a release-all happened
+     * after it started waiting ({@code waitingSince}); returns whether the wave may continue.
+     */
+    public synchronized boolean tryAcquire(long waitingSince) {
+      if (semaphore > 0) {
+        semaphore--;
+        return true;
+      }
+      return releaseAll > waitingSince;
     }
   }
 

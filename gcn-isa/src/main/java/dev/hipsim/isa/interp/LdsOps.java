@@ -23,9 +23,15 @@ final class LdsOps {
   static Op compile(Instruction inst) {
     Operation op = inst.operation();
     String n = op.name();
+    // The gds bit sends an ordinary DS operation to the global data share, which hipsim does not model: such an
+    // instruction stops the dispatch as unimplemented rather than touching the workgroup's LDS.
+    if (inst.memory() != null && inst.memory().gds() && !n.startsWith("DS_GWS_")) return null;
     switch (op) {
       case DS_NOP: return new ProgramOps.Nop(inst);
       case DS_SWIZZLE_B32: case DS_PERMUTE_B32: case DS_BPERMUTE_B32: return new Permute(inst);
+      case DS_APPEND: case DS_CONSUME: case DS_READ_ADDTID_B32: case DS_WRITE_ADDTID_B32:
+      case DS_CONDXCHG32_RTN_B64:
+        return LdsSpecialOps.compile(inst);
       default: break;
     }
     if (n.startsWith("DS_GWS_")) return GlobalWaveSync.compile(inst);

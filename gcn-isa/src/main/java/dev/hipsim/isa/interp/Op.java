@@ -14,11 +14,15 @@ public abstract class Op {
   final int size;
   /** The {@link dev.hipsim.isa.exec.InstructionMix} category the interpreter counts this instruction in. */
   final int mixCategory;
+  /** A vector ALU or vector memory (including LDS) instruction: what MODE.VSKIP skips. */
+  final boolean vectorUnit;
 
   protected Op(Instruction instruction) {
     this.instruction = instruction;
     this.size = instruction.size();
     this.mixCategory = dev.hipsim.isa.exec.InstructionMix.categoryOf(instruction.operation());
+    dev.hipsim.isa.decode.Encoding e = instruction.encoding();
+    this.vectorUnit = e.isVector() || (e.isMemory() && e != dev.hipsim.isa.decode.Encoding.SMEM);
   }
 
   public Instruction instruction() {
