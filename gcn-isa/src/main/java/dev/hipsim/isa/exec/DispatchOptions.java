@@ -25,6 +25,11 @@ public record DispatchOptions(
     return new DispatchOptions(threads, quantum, maxResidentWorkgroups, limit, timeLimitNanos);
   }
 
+  /** Residency per worker (a cooperative launch needs every workgroup resident at once). */
+  public DispatchOptions withMaxResidentWorkgroups(int n) {
+    return new DispatchOptions(threads, quantum, n, instructionLimit, timeLimitNanos);
+  }
+
   public DispatchOptions withTimeLimit(long nanos) {
     return new DispatchOptions(threads, quantum, maxResidentWorkgroups, instructionLimit, nanos);
   }

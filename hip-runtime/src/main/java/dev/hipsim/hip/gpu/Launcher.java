@@ -11,6 +11,7 @@ import dev.hipsim.hsa.loader.ExecutableSymbol;
 import dev.hipsim.hsa.queue.HsaQueue;
 import dev.hipsim.hsa.signal.Signal;
 import dev.hipsim.isa.dispatch.WaveFault;
+import dev.hipsim.isa.exec.DispatchOptions;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 import dev.hipsim.kfd.queue.QueueError;
 
@@ -69,6 +70,14 @@ public final class Launcher {
     // One dispatch at a time: the device's printf buffer and statistics belong to the dispatch that runs.
     synchronized (gpu) {
       boolean finished = false;
+      DispatchOptions normal = m.engine().options();
+      if (mode != Mode.NORMAL) {
+        // A cooperative grid must be resident all at once (the launch check bounds it by the device's occupancy):
+        // let each worker of the simulated device hold its share.
+        long blocks = (long) grid.x() * grid.y() * grid.z();
+        int perWorker = (int) Math.min(Integer.MAX_VALUE, (blocks + normal.threads() - 1) / normal.threads());
+        m.engine().setOptions(normal.withMaxResidentWorkgroups(Math.max(normal.maxResidentWorkgroups(), perWorker)));
+      }
       services.started(prepared);
       try {
         LaunchGeometry g = LaunchGeometry.hip(grid.x() & 0xffff_ffffL, grid.y() & 0xffff_ffffL,
@@ -87,6 +96,7 @@ public final class Launcher {
         }
         throw new HipException(HipError.LAUNCH_FAILURE, kernel.kernelName() + ": " + e.getMessage());
       } finally {
+        m.engine().setOptions(normal);
         if (!finished) services.finished(prepared, f.module().printfFormats());
         try {
           if (launch != null) m.hsa().dispatcher().release(launch);

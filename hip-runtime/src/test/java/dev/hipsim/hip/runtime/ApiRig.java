@@ -58,7 +58,7 @@ final class ApiRig implements AutoCloseable {
     runtime = HipRuntime.start(TABLE, config, memory, lines::add, message -> {
       fatal.add(message);
       throw new IllegalStateException("fatal: " + message);
-    }, streams, Map.of("HIPSIM_THREADS", "1"));
+    }, streams, Map.of("HIPSIM_THREADS", "1", "HIPSIM_WATCHDOG_SECONDS", "300"));
     d = runtime.dispatcher();
   }
 

@@ -62,6 +62,31 @@ class MemoryAndStreamApiTest {
   }
 
   @Test
+  void managedVariablesPointTheDeviceAtManagedMemory() throws Exception {
+    try (ApiRig rig = new ApiRig(DeviceModel.MI210)) {
+      // device_globals' `table` (int[256]) stands in for the pointer-typed device variable clang emits for a
+      // __managed__ one; `scale` is an ordinary registered variable.
+      long module = rig.registerFatBinary(ApiRig.corpus("gfx90a-v4/device_globals.co/0-gfx90a.hsaco"));
+      long cell = rig.alloc(8);
+      long init = rig.floats(1.5f, 2.5f, 3.5f, 4.5f);
+      rig.call("__hipRegisterManagedVar", module, cell, init, rig.string("table"), 16L, 4);
+      long managed = rig.memory.readLong(cell);
+      assertThat(managed).isNotZero();
+      assertThat(rig.floatAt(managed + 12)).isEqualTo(4.5f);
+      long tableShadow = rig.alloc(8);
+      long name = rig.string("table");
+      rig.call("__hipRegisterVar", module, tableShadow, name, name, 0, 1024L, 0, 0);
+      long back = rig.alloc(8);
+      assertThat(rig.call("hipMemcpyFromSymbol", back, tableShadow, 8L, 0L, 2)).isZero();
+      assertThat(rig.memory.readLong(back)).isEqualTo(managed);
+      long attr = rig.alloc(32);
+      assertThat(rig.call("hipPointerGetAttributes", attr, managed)).isZero();
+      assertThat(rig.memory.readInt(attr + 24)).as("isManaged").isEqualTo(1);
+      assertThat(rig.lines).isEmpty();
+    }
+  }
+
+  @Test
   void pointerAttributesInBothEncodings() {
     for (int abi : new int[] {5, 6}) {
       try (ApiRig rig = new ApiRig(new RuntimeConfig(DeviceModel.MI210, false, abi))) {

@@ -179,6 +179,40 @@ class ModuleAndLaunchApiTest {
   }
 
   @Test
+  void aCooperativeGridLargerThanTheUsualResidencySynchronises() throws Exception {
+    // cooperative_groups' twoPhase(in, partial, out, n): grid.sync() twice; 64 blocks must all be resident at once,
+    // far more than a worker keeps in flight for ordinary launches.
+    long module = rig.registerFatBinary(ApiRig.corpus("gfx90a-v4/cooperative_groups.co/0-gfx90a.hsaco"));
+    long twoPhase = rig.registerFunction(module, "_Z8twoPhasePKiPiS1_i");
+    int blocks = 64;
+    int n = blocks * 256 - 100;
+    long in = rig.alloc(4L * n);
+    long expect = 0;
+    for (int i = 0; i < n; i++) {
+      int v = (i * 7) % 31 - 15;
+      rig.memory.writeInt(in + 4L * i, v);
+      expect += v;
+    }
+    long out = rig.alloc(8);
+    assertThat(rig.call("hipMalloc", out, 4L * n)).isZero();
+    long din = rig.memory.readLong(out);
+    assertThat(rig.call("hipMemcpy", din, in, 4L * n, 1)).isZero();
+    assertThat(rig.call("hipMalloc", out, 4L * blocks)).isZero();
+    long partial = rig.memory.readLong(out);
+    assertThat(rig.call("hipMalloc", out, 4L * (n + 1))).isZero();
+    long dout = rig.memory.readLong(out);
+    long args = rig.args(rig.value64(din), rig.value64(partial), rig.value64(dout), rig.value32(n));
+    long[] grid = ApiRig.dim3(blocks, 1, 1);
+    long[] block = ApiRig.dim3(256, 1, 1);
+    assertThat(rig.call("hipLaunchCooperativeKernel", twoPhase, grid[0], grid[1], block[0], block[1], args, 0, 0))
+        .isZero();
+    long sum = rig.alloc(4);
+    assertThat(rig.call("hipMemcpy", sum, dout, 4L, 2)).isZero();
+    assertThat(rig.memory.readInt(sum)).isEqualTo((int) expect);
+    assertThat(rig.lines).isEmpty();
+  }
+
+  @Test
   void functionAttributesAndOccupancy() throws Exception {
     long module = rig.registerFatBinary(ApiRig.corpus("gfx90a-v4/vector_add.co/0-gfx90a.hsaco"));
     long vadd = rig.registerFunction(module, "_Z4vaddPKfS0_Pfi");
