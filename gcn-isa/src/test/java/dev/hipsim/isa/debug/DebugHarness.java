@@ -104,17 +104,22 @@ final class DebugHarness {
 
   /** Starts a 1D dispatch on its own thread; stops arrive in {@link #stops}. */
   void start(String name, long kd, int grid, int block, byte[] kernargs) throws Exception {
+    start(name, kd, grid, block, kernargs, 0);
+  }
+
+  /** The same, giving each lane at least {@code privateBytes} of private memory (for recursion's dynamic stack). */
+  void start(String name, long kd, int grid, int block, byte[] kernargs, int privateBytes) throws Exception {
     KernelDescriptor d = KernelDescriptor.parse(read(kd, 64), 0);
     long args = alloc(512);
     write(args, kernargs);
+    int perLane = (Math.max(privateBytes, d.privateSegmentFixedSize()) + 3) & ~3;
     DispatchPacket p = new DispatchPacket(DispatchPacket.TYPE_KERNEL_DISPATCH, 1, block, 1, 1, grid, 1, 1,
-        d.privateSegmentFixedSize(), d.groupSegmentFixedSize(), kd, args, 0);
+        perLane, d.groupSegmentFixedSize(), kd, args, 0);
     long packetAddress = alloc(64);
     ByteBuffer pb = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
     p.writeTo(pb);
     write(packetAddress, pb.array());
-    int perLane = (d.privateSegmentFixedSize() + 3) & ~3;
-    int slots = 64;
+    int slots = perLane > 1024 ? 8 : 64;
     long scratch = perLane == 0 ? 0 : alloc((long) perLane * 64 * slots);
     KernelLaunch launch = new KernelLaunch(name, p, packetAddress, alloc(256), 0, d, DispatchGeometry.of(p, 64),
         scratch, perLane, slots, true, false, PRIVATE_APERTURE, SHARED_APERTURE, new int[0]);
