@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A software GPU for AMD's ROCm: run, inspect and debug HIP programs without an AMD GPU.",
-    subcommands = {InspectCommand.class, ExtractCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {InspectCommand.class, ExtractCommand.class, RunCommand.class, DebugCommand.class, DapCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
@@ -37,6 +38,7 @@ public final class Main implements Runnable {
     cli.setExecutionExceptionHandler(new ErrorReporter());
     // Everything after the program name belongs to the program, options included.
     cli.getSubcommands().get("run").setStopAtPositional(true);
+    cli.getSubcommands().get("debug").setStopAtPositional(true);
     try {
       return cli.execute(args);
     } finally {

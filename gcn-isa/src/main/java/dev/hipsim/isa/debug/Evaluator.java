@@ -343,7 +343,7 @@ public final class Evaluator {
   }
 
   /** The STATUS register as the wave's state implies it: SCC, EXECZ, VCCZ, IN_TG, IN_BARRIER, VALID. */
-  static int status(Wave w) {
+  public static int status(Wave w) {
     int s = w.scc & 1;
     if (w.exec() == 0) s |= 1 << 9;
     if (w.vcc() == 0) s |= 1 << 10;

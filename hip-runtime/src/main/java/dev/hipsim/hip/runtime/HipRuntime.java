@@ -1,5 +1,6 @@
 package dev.hipsim.hip.runtime;
 
+import dev.hipsim.hip.debug.DebugAgent;
 import dev.hipsim.hip.gpu.Faults;
 import dev.hipsim.hip.gpu.GpuRuntime;
 import java.util.Map;
@@ -31,6 +32,7 @@ public final class HipRuntime {
   private final Devices devices;
   private final Dispatcher dispatcher;
   private final GpuRuntime gpu;
+  private final DebugAgent debugAgent;
 
   private HipRuntime(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics, Faults faults,
       Map<String, String> env) {
@@ -39,6 +41,9 @@ public final class HipRuntime {
     this.diagnostics = diagnostics;
     this.devices = new Devices(List.of(config.device()));
     this.gpu = new GpuRuntime(config.device(), env, memory, faults);
+    // Under `hipsim debug` / `hipsim dap`: connect to the front end and wait for its breakpoints.
+    this.debugAgent = DebugAgent.startIfRequested(env, diagnostics);
+    if (debugAgent != null) gpu.onMachineStart(debugAgent::attach);
     ApiRegistry registry = new ApiRegistry(table);
     for (ApiProvider p : providers()) p.register(registry);
     this.dispatcher = registry.dispatcher(memory, diagnostics, lastError);
@@ -89,6 +94,7 @@ public final class HipRuntime {
   /** Called once at process exit, after the program's own exit handlers: finish outstanding work, report. */
   public void shutdown() {
     gpu.shutdown();
+    if (debugAgent != null) debugAgent.close();
   }
 
   public GpuRuntime gpu() {

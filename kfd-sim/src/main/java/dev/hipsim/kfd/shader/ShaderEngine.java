@@ -1,5 +1,6 @@
 package dev.hipsim.kfd.shader;
 
+import dev.hipsim.isa.debug.Debugger;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.DispatchGeometry;
@@ -48,6 +49,7 @@ public final class ShaderEngine implements AqlPacketConsumer {
   private volatile DispatchOptions options = DispatchOptions.defaults();
   private volatile LongFunction<String> kernelNames = address -> String.format("kernel@0x%x", address);
   private volatile DispatchListener listener;
+  private volatile Debugger debugger;
 
   private static final class Cached {
     final CodeCache cache;
@@ -90,6 +92,14 @@ public final class ShaderEngine implements AqlPacketConsumer {
 
   public void setListener(DispatchListener listener) {
     this.listener = listener;
+  }
+
+  /**
+   * Runs every dispatch under {@code debugger} from now on (one at a time, deterministically, stoppable), or on the
+   * parallel runner again when null. Checked once per dispatch: no cost to the interpreter when none is attached.
+   */
+  public void setDebugger(Debugger debugger) {
+    this.debugger = debugger;
   }
 
   /** The instruction cache of a process's address space on this device. */
@@ -141,7 +151,9 @@ public final class ShaderEngine implements AqlPacketConsumer {
           queue.apertures().ldsBase(), preload);
       CodeCache code = codeCache(memory);
       int lds = queue.node().ldsSizeInKb() * 1024;
-      DispatchStats stats = new DispatchRunner(launch, options, t -> new Interpreter(code, memory, launch), lds).run();
+      Debugger d = debugger;
+      DispatchStats stats = d != null ? d.runDispatch(launch, code, memory, lds)
+          : new DispatchRunner(launch, options, t -> new Interpreter(code, memory, launch), lds).run();
       DispatchListener l = listener;
       if (l != null) l.completed(name, p, stats);
     } catch (DispatchException e) {
