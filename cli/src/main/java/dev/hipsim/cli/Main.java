@@ -13,8 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A software GPU for AMD's ROCm: run, inspect and debug HIP programs without an AMD GPU.",
-    subcommands = {InspectCommand.class, ExtractCommand.class, RunCommand.class, DebugCommand.class, DapCommand.class,
-        CommandLine.HelpCommand.class})
+    subcommands = {InspectCommand.class, ExtractCommand.class, DisasmCommand.class, RunCommand.class,
+        DebugCommand.class, DapCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

@@ -241,6 +241,28 @@ public final class F32Ops {
     return finish(log2(Float.intBitsToFloat(a)));
   }
 
+  /**
+   * V_EXP_LEGACY_F32: 2^a with the pre-GCN3 ("legacy") behaviour. The guides give no more than the name; the
+   * observed behaviour (CLRX documentation, measured on hardware) is V_EXP_F32 except that inputs below -126 give
+   * +0 whatever MODE says.
+   */
+  public static int expLegacy(int a, int mode) {
+    if (!isNaN(a) && Float.intBitsToFloat(a) < -126.0f) return 0;
+    return exp(a, mode);
+  }
+
+  /**
+   * V_LOG_LEGACY_F32: log2(a) with the legacy behaviour (CLRX, measured): denormal inputs are flushed whatever
+   * MODE says, 1.0 gives +0 and negative inputs the negative default NaN; otherwise as V_LOG_F32.
+   */
+  public static int logLegacy(int a, int mode) {
+    a = flush(a);
+    if (isNaN(a)) return nan(a, mode);
+    if (a == ONE) return 0;
+    if (a < 0 && (a & 0x7fffffff) != 0) return DEFAULT_NAN;
+    return log(a, mode);
+  }
+
   /** log2 of a positive finite double, exact for powers of two. */
   static double log2(double x) {
     int e = Math.getExponent(x);

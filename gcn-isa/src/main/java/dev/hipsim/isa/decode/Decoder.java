@@ -118,7 +118,7 @@ public final class Decoder {
 
   private OpcodeInfo row(Format format, int opcode, long bits) {
     OpcodeInfo info = tables.lookup(target, format, opcode);
-    if (info == null || (bits & info.zeroMask()) != 0) return null;
+    if (info == null || !info.accepts(bits)) return null;
     return info;
   }
 
@@ -176,15 +176,28 @@ public final class Decoder {
       if (op == null) return null;
       b.set(s.slot(), op);
     }
+    // Offset forms: imm=1 a 21-bit signed byte offset; imm=0 an SGPR in offset[6:0]; soe adds the SGPR in
+    // bits 63:57 (then the immediate offset follows only when imm=1).
+    boolean imm = ((bits >>> 17) & 1) != 0;
     boolean soe = ((bits >>> 14) & 1) != 0;
-    if (b.get(Slot.SBASE) != null && soe) {
-      Operand soffset = Operands.nonVgpr((int) (bits >>> 57) & 0x7f, 1, ValueType.REG, null);
-      if (soffset == null) return null;
-      b.set(Slot.SOFFSET, soffset);
+    int offset = 0;
+    boolean hasOffset = false;
+    if (b.get(Slot.SBASE) != null) {
+      Operand soffset = null;
+      if (soe) {
+        soffset = Operands.nonVgpr((int) (bits >>> 57) & 0x7f, 1, ValueType.REG, null);
+      } else if (!imm) {
+        soffset = Operands.nonVgpr((int) (bits >>> 32) & 0x7f, 1, ValueType.REG, null);
+      }
+      if ((soe || !imm) && soffset == null) return null;
+      if (soffset != null) b.set(Slot.SOFFSET, soffset);
+      if (imm) {
+        offset = ((int) (bits >>> 32) << 11) >> 11;
+        hasOffset = true;
+      }
     }
-    int offset = ((int) (bits >>> 32) << 11) >> 11;
     int cpol = ((bits >>> 16) & 1) != 0 && info.uses(1L << 16) ? MemoryFields.GLC : 0;
-    b.memory = new MemoryFields(offset, 0, cpol, false, false, false, 0, 0);
+    b.memory = new MemoryFields(offset, 0, cpol, hasOffset ? MemoryFields.IMMEDIATE_OFFSET : 0, 0, 0);
     return finish(b, cur);
   }
 
@@ -244,7 +257,7 @@ public final class Decoder {
       srcMods(info, b, bits, i, Operand.NEG, 61 + i);
       srcMods(info, b, bits, i, Operand.OP_SEL, 11 + i);
     }
-    b.dstOpSel = info.uses(1L << 14) && ((bits >>> 14) & 1) != 0;
+    b.opSel = (int) (bits >>> 11) & (int) (info.liveMask() >>> 11) & 0xf;
   }
 
   private static void vop3pModifiers(OpcodeInfo info, long bits, Instruction.Builder b) {
@@ -260,22 +273,10 @@ public final class Decoder {
   /** Sets a modifier on the operand read from source field {@code src} when its control bit is used and set. */
   private static void srcMods(OpcodeInfo info, Instruction.Builder b, long bits, int src, int modifier, int bit) {
     if (!info.uses(1L << bit) || ((bits >>> bit) & 1) == 0) return;
-    Slot slot = sourceSlot(info, src);
+    Slot slot = info.sourceSlot(src);
     if (slot == null) return;
     Operand op = b.get(slot);
     if (op != null) b.set(slot, op.withMods(op.mods() | modifier));
-  }
-
-  /** The slot of the operand read from encoding source field {@code src} (src0, src1/vsrc1, src2). */
-  private static Slot sourceSlot(OpcodeInfo info, int src) {
-    for (OperandSpec s : info.operandArray()) {
-      String f = s.field();
-      if (f == null) continue;
-      if (src == 0 && f.equals("src0")) return s.slot();
-      if (src == 1 && (f.equals("src1") || f.equals("vsrc1"))) return s.slot();
-      if (src == 2 && f.equals("src2")) return s.slot();
-    }
-    return null;
   }
 
   /**
@@ -340,13 +341,18 @@ public final class Decoder {
     for (OperandSpec s : info.operandArray()) {
       int v = s.extract(bits);
       boolean agpr = acc && s.slot() != Slot.ADDR;
-      b.set(s.slot(), agpr ? Operands.agpr(v, s.dwords()) : Operands.vgpr(v, s.dwords()));
+      Operand op = agpr ? Operands.agpr(v, s.dwords()) : Operands.vgpr(v, s.dwords());
+      if (op == null) return null;
+      b.set(s.slot(), op);
     }
     int off0 = (int) bits & 0xff;
     int off1 = (int) (bits >>> 8) & 0xff;
+    // gds is a selector: the ds_gws_* operations exist only with it
+    boolean gds = ((bits >>> 16) & 1) != 0 && (info.uses(1L << 16) || !info.acceptsVariant(0));
+    int flags = MemoryFields.IMMEDIATE_OFFSET | (gds ? MemoryFields.GDS : 0);
     b.memory = info.hasFlag(OpcodeInfo.FLAG_TWO_OFFSETS)
-        ? new MemoryFields(off0, off1, 0, false, false, false, 0, 0)
-        : new MemoryFields((int) bits & 0xffff, 0, 0, false, false, false, 0, 0);
+        ? new MemoryFields(off0, off1, 0, flags, 0, 0)
+        : new MemoryFields((int) bits & 0xffff, 0, 0, flags, 0, 0);
     return finish(b, cur);
   }
 
@@ -359,7 +365,9 @@ public final class Decoder {
     boolean offen = ((bits >>> 12) & 1) != 0;
     boolean idxen = ((bits >>> 13) & 1) != 0;
     boolean acc = info.uses(1L << 55) && ((bits >>> 55) & 1) != 0;
-    boolean lds = format == Format.MUBUF && info.uses(1L << 16) && ((bits >>> 16) & 1) != 0;
+    // lds is a selector: buffer_store_lds_dword exists only with it, so it is "used" there without being live
+    boolean lds = format == Format.MUBUF && ((bits >>> 16) & 1) != 0
+        && (info.uses(1L << 16) || !info.acceptsVariant(0));
     for (OperandSpec s : info.operandArray()) {
       int v = s.extract(bits);
       Operand op;
@@ -384,7 +392,9 @@ public final class Decoder {
     if (info.uses(1L << sccBit) && ((bits >>> sccBit) & 1) != 0) cpol |= MemoryFields.SCC;
     int dfmt = format == Format.MTBUF ? (int) (bits >>> 19) & 0xf : 0;
     int nfmt = format == Format.MTBUF ? (int) (bits >>> 23) & 0x7 : 0;
-    b.memory = new MemoryFields((int) bits & 0xfff, 0, cpol, offen, idxen, lds, dfmt, nfmt);
+    int flags = MemoryFields.IMMEDIATE_OFFSET | (offen ? MemoryFields.OFFEN : 0) | (idxen ? MemoryFields.IDXEN : 0)
+        | (lds ? MemoryFields.LDS : 0);
+    b.memory = new MemoryFields((int) bits & 0xfff, 0, cpol, flags, dfmt, nfmt);
     return finish(b, cur);
   }
 
@@ -405,9 +415,16 @@ public final class Decoder {
       int v = s.extract(bits);
       switch (s.slot()) {
         case VDST -> {
-          if (!lds) b.set(Slot.VDST, acc ? Operands.agpr(v, s.dwords()) : Operands.vgpr(v, s.dwords()));
+          if (lds) continue;
+          Operand op = acc ? Operands.agpr(v, s.dwords()) : Operands.vgpr(v, s.dwords());
+          if (op == null) return null;
+          b.set(Slot.VDST, op);
         }
-        case DATA0 -> b.set(Slot.DATA0, acc ? Operands.agpr(v, s.dwords()) : Operands.vgpr(v, s.dwords()));
+        case DATA0 -> {
+          Operand op = acc ? Operands.agpr(v, s.dwords()) : Operands.vgpr(v, s.dwords());
+          if (op == null) return null;
+          b.set(Slot.DATA0, op);
+        }
         default -> {
         }
       }
@@ -417,7 +434,9 @@ public final class Decoder {
       // An atomic with glc (sc0) returns the old value.
       int dwords = info.operation().name().contains("CMPSWAP") ? Math.max(1, data.dwords() / 2) : data.dwords();
       int v = (int) (bits >>> 56) & 0xff;
-      b.set(Slot.VDST, acc ? Operands.agpr(v, dwords) : Operands.vgpr(v, dwords));
+      Operand op = acc ? Operands.agpr(v, dwords) : Operands.vgpr(v, dwords);
+      if (op == null) return null;
+      b.set(Slot.VDST, op);
     }
     switch (format) {
       case FLAT -> b.set(Slot.ADDR, Operands.vgpr(vaddr, 2));
@@ -436,8 +455,8 @@ public final class Decoder {
     if (info.uses(1L << 17) && ((bits >>> 17) & 1) != 0) cpol |= MemoryFields.SLC;
     if (info.uses(1L << 25) && ((bits >>> 25) & 1) != 0) cpol |= MemoryFields.SCC;
     int raw = (int) bits & 0x1fff;
-    int offset = format == Format.FLAT ? raw & 0xfff : (raw << 19) >> 19;
-    b.memory = new MemoryFields(offset, 0, cpol, false, false, lds, 0, 0);
+    int offset = format == Format.FLAT ? raw : (raw << 19) >> 19;
+    b.memory = new MemoryFields(offset, 0, cpol, MemoryFields.IMMEDIATE_OFFSET | (lds ? MemoryFields.LDS : 0), 0, 0);
     return finish(b, cur);
   }
 

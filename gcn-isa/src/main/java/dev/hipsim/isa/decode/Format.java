@@ -36,6 +36,38 @@ public enum Format {
     };
   }
 
+  /**
+   * The variant an encoding belongs to: a few selector bits change which other bits an instruction accepts (the
+   * opcode tables keep a must-be-zero mask per variant). Bit i of the key is selector i: MUBUF lds, offen, idxen,
+   * glc; MTBUF offen, idxen; SMEM imm, soe; DS gds; FLAT/GLOBAL/SCRATCH bit 13 (lds/sve), glc, saddr = off, sc1.
+   */
+  int variantKey(long bits) {
+    return switch (this) {
+      case MUBUF -> bit(bits, 16) | bit(bits, 12) << 1 | bit(bits, 13) << 2 | bit(bits, 14) << 3;
+      case MTBUF -> bit(bits, 12) | bit(bits, 13) << 1;
+      case SMEM -> bit(bits, 17) | bit(bits, 14) << 1;
+      case DS -> bit(bits, 16);
+      case FLAT, GLOBAL, SCRATCH -> bit(bits, 13) | bit(bits, 16) << 1 | (((bits >>> 48) & 0x7f) == 0x7f ? 4 : 0)
+          | bit(bits, 25) << 3;
+      default -> 0;
+    };
+  }
+
+  /** How many variants {@link #variantKey} distinguishes. */
+  int variantCount() {
+    return switch (this) {
+      case MUBUF -> 16;
+      case MTBUF, SMEM -> 4;
+      case DS -> 2;
+      case FLAT, GLOBAL, SCRATCH -> 16;
+      default -> 1;
+    };
+  }
+
+  private static int bit(long bits, int i) {
+    return (int) (bits >>> i) & 1;
+  }
+
   String resource() {
     return name().toLowerCase(java.util.Locale.ROOT) + ".tbl";
   }

@@ -20,7 +20,7 @@ public final class Instruction {
   private final Operand[] slots;
   private final boolean clamp;
   private final int omod;
-  private final boolean dstOpSel;
+  private final int opSel;
   private final int imm;
   private final Dpp dpp;
   private final Sdwa sdwa;
@@ -39,7 +39,7 @@ public final class Instruction {
     this.slots = b.slots;
     this.clamp = b.clamp;
     this.omod = b.omod;
-    this.dstOpSel = b.dstOpSel;
+    this.opSel = b.opSel;
     this.imm = b.imm;
     this.dpp = b.dpp;
     this.sdwa = b.sdwa;
@@ -139,7 +139,15 @@ public final class Instruction {
 
   /** VOP3: op_sel bit of the destination (write the high half). */
   public boolean dstOpSel() {
-    return dstOpSel;
+    return (opSel & 8) != 0;
+  }
+
+  /**
+   * VOP3: the op_sel bits the instruction uses (bit i for source i, bit 3 for the destination); the source bits are
+   * also on the operands as {@link Operand#OP_SEL}.
+   */
+  public int opSel() {
+    return opSel;
   }
 
   /** SOPP/SOPK: the 16-bit immediate; SMEM s_atc_probe: the probe bits; else 0. */
@@ -186,7 +194,7 @@ public final class Instruction {
     Operand[] slots;
     boolean clamp;
     int omod;
-    boolean dstOpSel;
+    int opSel;
     int imm;
     Dpp dpp;
     Sdwa sdwa;

@@ -5,9 +5,10 @@ import java.util.List;
 /**
  * One row of an opcode table: what an opcode of a format means on a target and how LLVM shows it.
  *
- * <p>The two masks come from probing LLVM's disassembler bit by bit: a set bit of {@code zeroMask} must be clear for
- * the word to be this instruction (LLVM rejects it otherwise), a set bit of {@code liveMask} is a control bit the
- * instruction uses (a modifier, a cache bit, an offset). Control bits in neither mask are ignored.
+ * <p>The masks come from probing LLVM's disassembler bit by bit: a set bit of the zero mask must be clear for the
+ * word to be this instruction (LLVM rejects it otherwise), a set bit of {@code liveMask} is a control bit the
+ * instruction uses (a modifier, a cache bit, an offset). Control bits in neither mask are ignored. Formats with
+ * selector bits (see {@link Format}) have a zero mask per variant.
  */
 public final class OpcodeInfo {
   /** DS: two 8-bit offsets (offset0/offset1) rather than one 16-bit offset. */
@@ -25,23 +26,41 @@ public final class OpcodeInfo {
   private final int opcode;
   private final Operation operation;
   private final String mnemonic;
-  private final long zeroMask;
+  private final long[] zeroMasks;
   private final long liveMask;
   private final int flags;
   private final ImmStyle immStyle;
   private final OperandSpec[] operands;
+  /** The slot read from encoding source field 0, 1 (src1/vsrc1) and 2, or null. */
+  private final Slot[] sourceSlots = new Slot[3];
 
-  OpcodeInfo(Format format, int opcode, Operation operation, String mnemonic, long zeroMask, long liveMask,
+  OpcodeInfo(Format format, int opcode, Operation operation, String mnemonic, long[] zeroMasks, long liveMask,
       int flags, ImmStyle immStyle, OperandSpec[] operands) {
     this.format = format;
     this.opcode = opcode;
     this.operation = operation;
     this.mnemonic = mnemonic;
-    this.zeroMask = zeroMask;
+    this.zeroMasks = zeroMasks;
     this.liveMask = liveMask;
     this.flags = flags;
     this.immStyle = immStyle;
     this.operands = operands;
+    for (OperandSpec s : operands) {
+      String f = s.field();
+      if (f == null) continue;
+      switch (f) {
+        case "src0" -> sourceSlots[0] = s.slot();
+        case "src1", "vsrc1" -> sourceSlots[1] = s.slot();
+        case "src2" -> sourceSlots[2] = s.slot();
+        default -> {
+        }
+      }
+    }
+  }
+
+  /** The slot of the operand read from source field {@code i} (src0, src1/vsrc1, src2), or null. */
+  public Slot sourceSlot(int i) {
+    return sourceSlots[i];
   }
 
   public Format format() {
@@ -61,8 +80,22 @@ public final class OpcodeInfo {
     return mnemonic;
   }
 
-  public long zeroMask() {
-    return zeroMask;
+  /**
+   * The bits that must be clear for a word of this opcode to be this instruction, given the word's selector bits
+   * (all ones when the word's variant does not exist).
+   */
+  public long zeroMask(long bits) {
+    return zeroMasks[zeroMasks.length == 1 ? 0 : format.variantKey(bits)];
+  }
+
+  /** Whether the instruction exists in a variant (see {@link Format}); some exist only with a selector bit set. */
+  public boolean acceptsVariant(int key) {
+    return zeroMasks[key] != -1L;
+  }
+
+  /** Whether the encoding {@code bits} (with this opcode) is accepted. */
+  public boolean accepts(long bits) {
+    return (bits & zeroMask(bits)) == 0;
   }
 
   public long liveMask() {

@@ -88,7 +88,13 @@ public final class OpcodeTables {
     if (c.length != 8) throw new IllegalStateException(format.resource() + ":" + lineNo + ": expected 8 columns");
     int opcode = Integer.parseInt(c[0]);
     Operation operation = Operation.valueOf(c[2]);
-    long zero = Long.parseUnsignedLong(c[4], 16);
+    String[] zs = c[4].split("\\|");
+    if (zs.length != format.variantCount()) {
+      throw new IllegalStateException(format.resource() + ":" + lineNo + ": expected " + format.variantCount()
+          + " zero masks");
+    }
+    long[] zero = new long[zs.length];
+    for (int i = 0; i < zs.length; i++) zero[i] = zs[i].equals("-") ? -1L : Long.parseUnsignedLong(zs[i], 16);
     long live = Long.parseUnsignedLong(c[5], 16);
     int flags = 0;
     ImmStyle style = null;

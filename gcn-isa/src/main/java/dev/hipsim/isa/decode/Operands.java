@@ -28,7 +28,7 @@ final class Operands {
    */
   static Operand source(int enc, int dwords, ValueType type, LiteralSource lit, boolean vgprsAreAgprs) {
     if (enc >= 256) {
-      return new Operand(vgprsAreAgprs ? OperandKind.AGPR : OperandKind.VGPR, enc - 256, dwords, 0, type, 0);
+      return vgprsAreAgprs ? agpr(enc - 256, dwords) : new Operand(OperandKind.VGPR, enc - 256, dwords, 0, type, 0);
     }
     return nonVgpr(enc, dwords, type, lit);
   }
@@ -65,6 +65,8 @@ final class Operands {
    * number is rounded down), and the tuple must fit the register file.
    */
   private static Operand scalarTuple(OperandKind kind, int index, int dwords, int last, ValueType type) {
+    // LLVM has no scalar tuples wider than 16 registers: a wider operand names the first 16
+    if (dwords > 16) dwords = 16;
     int shift = dwords <= 1 ? 0 : dwords == 2 ? 1 : 2;
     int start = (index >> shift) << shift;
     if (start + dwords - 1 > last) return null;
@@ -108,7 +110,9 @@ final class Operands {
     return new Operand(OperandKind.VGPR, index, dwords, 0, null, 0);
   }
 
+  /** An AGPR tuple; null when it runs past a255 (LLVM rejects it, while it lets VGPR tuples run past v255). */
   static Operand agpr(int index, int dwords) {
+    if (index + dwords - 1 > 255) return null;
     return new Operand(OperandKind.AGPR, index, dwords, 0, null, 0);
   }
 

@@ -137,7 +137,12 @@ public final class InstructionPrinter {
   private static void immediate(Instruction inst, ImmStyle style, StringBuilder sb) {
     int imm = inst.imm();
     switch (style) {
-      case DECIMAL, BRANCH, ENDPGM -> sb.append(imm & 0xffff);
+      case BRANCH, ENDPGM -> sb.append(imm & 0xffff);
+      case DECIMAL -> {
+        int v = imm & 0xffff;
+        if (v <= 64) sb.append(v);
+        else ConstantText.hex(sb, v);
+      }
       case WAITCNT -> SymbolicText.waitcnt(sb, imm);
       case SENDMSG -> SymbolicText.sendmsg(sb, imm);
       case GPR_IDX -> SymbolicText.gprIdx(sb, imm);
@@ -154,7 +159,8 @@ public final class InstructionPrinter {
       sb.append(first ? " " : ", ");
       first = false;
       if (s.kind() == OperandSpec.FieldKind.IMMEDIATE) {
-        sb.append(inst.imm());
+        if (inst.imm() <= 64) sb.append(inst.imm());
+        else ConstantText.hex(sb, inst.imm());
       } else {
         operand(sb, inst.operand(s.slot()));
       }
@@ -165,9 +171,9 @@ public final class InstructionPrinter {
       Operand soffset = inst.operand(Slot.SOFFSET);
       if (soffset != null) {
         operand(sb, soffset);
-        sb.append(" offset:");
+        if (m.immediateOffset()) sb.append(" offset:");
       }
-      signedHex(sb, m.offset());
+      if (m.immediateOffset()) signedHex(sb, m.offset());
     }
     if (m.glc()) sb.append(" glc");
   }
@@ -184,6 +190,8 @@ public final class InstructionPrinter {
 
   private static void vector(Instruction inst, OpcodeInfo info, StringBuilder sb) {
     boolean packed = info.format() == Format.VOP3P;
+    // v_fma_mix*: neg_lo and neg_hi act as neg and abs of the selected halves and print that way
+    boolean mix = packed && info.mnemonic().startsWith("v_fma_mix");
     boolean first = true;
     for (OperandSpec s : info.operands()) {
       Operand op = inst.operand(s.slot());
@@ -192,8 +200,10 @@ public final class InstructionPrinter {
       first = false;
       if (s.kind() == OperandSpec.FieldKind.LITERAL) {
         ConstantText.appendK(sb, op.value());
-      } else if (packed) {
+      } else if (packed && !mix) {
         operand(sb, op);
+      } else if (packed) {
+        mixSource(sb, op);
       } else {
         source(sb, op);
       }
@@ -207,7 +217,7 @@ public final class InstructionPrinter {
         if (inst.mfma() != null) {
           mfma(inst, sb);
         } else {
-          packedModifiers(inst, info, sb);
+          packedModifiers(inst, info, sb, mix);
           if (inst.clamp()) sb.append(" clamp");
         }
       }
@@ -229,54 +239,52 @@ public final class InstructionPrinter {
     }
   }
 
-  private static final Slot[] SOURCES = {Slot.SRC0, Slot.SRC1, Slot.SRC2};
-
   /** The number of ALU source operands a form has (src0..src2 fields present). */
   private static int sourceCount(OpcodeInfo info) {
     int n = 0;
-    for (OperandSpec s : info.operands()) {
-      String f = s.field();
-      if (f != null && (f.equals("src0") || f.equals("src1") || f.equals("src2") || f.equals("vsrc1"))) n++;
+    for (int i = 0; i < 3; i++) {
+      if (info.sourceSlot(i) != null) n++;
     }
     return n;
   }
 
-  /** The operand read from source field i (VOP3: src0..src2). */
+  /** The operand read from source field i (src0, src1/vsrc1, src2). */
   private static Operand sourceField(Instruction inst, OpcodeInfo info, int i) {
-    String want = "src" + i;
-    for (OperandSpec s : info.operands()) {
-      if (want.equals(s.field())) return inst.operand(s.slot());
-    }
-    return null;
+    Slot slot = info.sourceSlot(i);
+    return slot == null ? null : inst.operand(slot);
   }
 
   private static void opSel(Instruction inst, OpcodeInfo info, StringBuilder sb) {
-    if (!info.uses(0xfL << 11)) return;
+    if (!info.uses(0xfL << 11) || inst.opSel() == 0) return;
     int n = sourceCount(info);
-    boolean dstSel = info.uses(1L << 14);
-    boolean any = inst.dstOpSel();
-    for (int i = 0; i < n; i++) {
-      Operand op = sourceField(inst, info, i);
-      if (op != null && op.has(Operand.OP_SEL)) any = true;
-    }
-    if (!any) return;
+    // LLVM gives the stochastic-rounding fp8 conversions an (unused) third source, and so a third op_sel entry
+    Operation operation = inst.operation();
+    if (operation == Operation.V_CVT_SR_BF8_F32 || operation == Operation.V_CVT_SR_FP8_F32) n = 3;
     sb.append(" op_sel:[");
     for (int i = 0; i < n; i++) {
-      Operand op = sourceField(inst, info, i);
       if (i > 0) sb.append(',');
-      sb.append(op != null && op.has(Operand.OP_SEL) ? 1 : 0);
+      sb.append((inst.opSel() >>> i) & 1);
     }
-    if (dstSel) sb.append(',').append(inst.dstOpSel() ? 1 : 0);
+    if (info.uses(1L << 14)) sb.append(',').append(inst.dstOpSel() ? 1 : 0);
     sb.append(']');
   }
 
-  private static void packedModifiers(Instruction inst, OpcodeInfo info, StringBuilder sb) {
+  private static void packedModifiers(Instruction inst, OpcodeInfo info, StringBuilder sb, boolean mix) {
     int n = sourceCount(info);
     boolean packed = info.hasFlag(OpcodeInfo.FLAG_PACKED);
     packedArray(inst, info, sb, n, " op_sel:[", Operand.OP_SEL, false);
     packedArray(inst, info, sb, n, " op_sel_hi:[", Operand.OP_SEL_HI, packed);
+    if (mix) return;
     packedArray(inst, info, sb, n, " neg_lo:[", Operand.NEG, false);
     packedArray(inst, info, sb, n, " neg_hi:[", Operand.NEG_HI, false);
+  }
+
+  /** A v_fma_mix source: neg_lo prints as negation, neg_hi as absolute value. */
+  private static void mixSource(StringBuilder sb, Operand op) {
+    int m = 0;
+    if (op.has(Operand.NEG)) m |= Operand.NEG;
+    if (op.has(Operand.NEG_HI)) m |= Operand.ABS;
+    source(sb, op.withMods(m));
   }
 
   private static void packedArray(Instruction inst, OpcodeInfo info, StringBuilder sb, int n, String name, int mod,
@@ -360,6 +368,7 @@ public final class InstructionPrinter {
     } else if (m.offset() != 0) {
       sb.append(" offset:").append(m.offset());
     }
+    if (m.gds()) sb.append(" gds");
   }
 
   private static void buffer(Instruction inst, OpcodeInfo info, StringBuilder sb) {
@@ -375,8 +384,8 @@ public final class InstructionPrinter {
       if (vaddr != null) {
         operand(sb, vaddr);
         sb.append(", ");
-      } else if (!m.lds()) {
-        // The LDS forms have no address position at all when neither offen nor idxen is set.
+      } else if (inst.operation() != Operation.BUFFER_STORE_LDS_DWORD) {
+        // buffer_store_lds_dword has no address position at all
         sb.append("off, ");
       }
       operand(sb, inst.operand(Slot.SRSRC));
@@ -387,8 +396,11 @@ public final class InstructionPrinter {
       if (m.offen()) sb.append(" offen");
       if (m.offset() != 0) sb.append(" offset:").append(m.offset());
     }
+    // buffer_store_lds_dword spells lds as part of its syntax, before the cache bits
+    boolean ldsFirst = inst.operation() == Operation.BUFFER_STORE_LDS_DWORD;
+    if (m.lds() && ldsFirst) sb.append(" lds");
     cachePolicy(inst.target(), m, sb);
-    if (m.lds()) sb.append(" lds");
+    if (m.lds() && !ldsFirst) sb.append(" lds");
   }
 
   private static void cachePolicy(Target target, MemoryFields m, StringBuilder sb) {

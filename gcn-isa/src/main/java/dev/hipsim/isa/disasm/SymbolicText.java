@@ -116,6 +116,10 @@ final class SymbolicText {
       sb.append("swizzle(QUAD_PERM");
       for (int i = 0; i < 4; i++) sb.append(',').append((imm >>> (2 * i)) & 3);
       sb.append(')');
+    } else if ((imm & 0xe000) == 0xe000) {
+      sb.append("swizzle(FFT,").append(imm & 0x1f).append(')');
+    } else if ((imm & 0xe000) == 0xc000) {
+      sb.append("swizzle(ROTATE,").append((imm >>> 10) & 1).append(',').append((imm >>> 5) & 0x1f).append(')');
     } else if ((imm & 0x8000) == 0) {
       // bitmask permute: and/or/xor masks over 32 lanes
       int and = imm & 0x1f;

@@ -22,7 +22,8 @@ final class FlatOps {
   private FlatOps() {}
 
   static Op compile(Instruction inst) {
-    MemoryAccess access = MemoryAccess.of(inst.operation().name());
+    // gfx940's *_LOAD_LDS_* are the loads of the same width with their data sent to LDS.
+    MemoryAccess access = MemoryAccess.of(inst.operation().name().replace("_LOAD_LDS_", "_LOAD_"));
     if (access == null) return null;
     return new Access(inst, access);
   }
@@ -45,6 +46,8 @@ final class FlatOps {
     private final Dst vdst;
     private final int offset;
     private final boolean returns;
+    /** The loaded data goes to LDS (gfx90a lds bit, gfx940 *_LOAD_LDS_*) rather than to VGPRs. */
+    private final boolean lds;
 
     Access(Instruction inst, MemoryAccess access) {
       super(inst);
@@ -62,6 +65,8 @@ final class FlatOps {
       MemoryFields m = inst.memory();
       this.offset = m == null ? 0 : m.offset();
       this.returns = vdst != null;
+      this.lds = access.kind() == MemoryAccess.Kind.LOAD
+          && (m != null && m.lds() || inst.operation().name().contains("_LOAD_LDS_"));
     }
 
     @Override
@@ -74,6 +79,14 @@ final class FlatOps {
       try {
         switch (access.kind()) {
           case LOAD: {
+            if (lds) {
+              long base = LdsDma.base(w, instruction, offset);
+              for (long m = exec; m != 0; m &= m - 1) {
+                lane = Long.numberOfTrailingZeros(m);
+                LdsDma.store(w, cx, instruction, base, lane, access.loadedValue(loadRaw(w, cx, mem, address[lane], lane), 0));
+              }
+              break;
+            }
             int[] out = cx.data;
             for (long m = exec; m != 0; m &= m - 1) {
               lane = Long.numberOfTrailingZeros(m);
@@ -111,7 +124,8 @@ final class FlatOps {
         int vb = addr == null ? -1 : addr.vectorBase(w);
         for (long m = exec; m != 0; m &= m - 1) {
           int l = Long.numberOfTrailingZeros(m);
-          out[l] = base + (vb < 0 ? 0 : v[vb + l] & 0xffff_ffffL);
+          // The private offset is 32-bit arithmetic (SGPR + VGPR + signed immediate wrap around).
+          out[l] = (base + (vb < 0 ? 0 : v[vb + l] & 0xffff_ffffL)) & 0xffff_ffffL;
         }
         return;
       }
@@ -153,6 +167,18 @@ final class FlatOps {
         throw new GpuMemoryFault(segment == SCRATCH ? p : cx.launch.privateApertureBase() + p, kind,
             "private memory access at offset " + p + " beyond the " + limit + " bytes per lane this kernel has");
       }
+    }
+
+    /** One element (the first dword of the access) from wherever the address points. */
+    private int loadRaw(Wave w, Ctx cx, GpuMemory mem, long a, int lane) throws GpuMemoryFault, DispatchException {
+      int region = region(cx, a);
+      if (region == 1) return ldsRead(w, cx, a - cx.launch.sharedApertureBase(), access.bytes(), lane);
+      if (region == 2) {
+        long p = privateOffset(cx, a);
+        checkPrivate(w, cx, p, lane, AccessKind.READ);
+        return read(mem, scratchAddress(w, p, lane), access.bytes());
+      }
+      return read(mem, a, access.bytes());
     }
 
     private void load(Wave w, Ctx cx, GpuMemory mem, long a, int lane, int[] out) throws GpuMemoryFault,

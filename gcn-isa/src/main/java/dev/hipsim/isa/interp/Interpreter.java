@@ -33,7 +33,18 @@ public final class Interpreter implements WaveExecutor {
         long pc = w.pc;
         if ((pc & 3) != 0) throw misaligned(w, pc);
         Op op = code.at(pc, memory);
-        op.execute(w, cx);
+        if ((w.mode & ScalarControlOps.VSKIP) != 0 && op.vectorUnit) {
+          w.pc = pc + op.size; // s_setvskip: vector instructions are skipped, not executed
+        } else {
+          try {
+            op.execute(w, cx);
+          } catch (WaveFault | dev.hipsim.isa.dispatch.WatchdogTimeout e) {
+            throw e;
+          } catch (DispatchException e) {
+            // An operand the device cannot read: give the error the wave's location and the instruction.
+            throw Faults.wave(WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, op.instruction, -1, 0, e.getMessage(), e);
+          }
+        }
         executed++;
       }
     } catch (GpuMemoryFault f) {

@@ -26,6 +26,9 @@ final class LdsOps {
     switch (op) {
       case DS_NOP: return new ProgramOps.Nop(inst);
       case DS_SWIZZLE_B32: case DS_PERMUTE_B32: case DS_BPERMUTE_B32: return new Permute(inst);
+      case DS_APPEND: case DS_CONSUME: case DS_READ_ADDTID_B32: case DS_WRITE_ADDTID_B32:
+      case DS_CONDXCHG32_RTN_B64:
+        return LdsSpecialOps.compile(inst);
       default: break;
     }
     if (n.startsWith("DS_GWS_")) return GlobalWaveSync.compile(inst);

@@ -12,10 +12,14 @@ import dev.hipsim.isa.exec.Wave;
 public abstract class Op {
   final Instruction instruction;
   final int size;
+  /** A vector ALU or vector memory (including LDS) instruction: what MODE.VSKIP skips. */
+  final boolean vectorUnit;
 
   protected Op(Instruction instruction) {
     this.instruction = instruction;
     this.size = instruction.size();
+    dev.hipsim.isa.decode.Encoding e = instruction.encoding();
+    this.vectorUnit = e.isVector() || (e.isMemory() && e != dev.hipsim.isa.decode.Encoding.SMEM);
   }
 
   public Instruction instruction() {

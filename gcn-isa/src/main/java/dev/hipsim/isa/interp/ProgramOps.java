@@ -15,7 +15,8 @@ final class ProgramOps {
 
   static Op compile(Instruction inst) {
     switch (inst.operation()) {
-      case S_ENDPGM: case S_ENDPGM_SAVED: return new End(inst);
+      case S_ENDPGM: case S_ENDPGM_SAVED: case S_ENDPGM_ORDERED_PS_DONE: return new End(inst);
+      case S_SET_GPR_IDX_OFF: case S_SET_GPR_IDX_MODE: return new ScalarAluOps.GprIndex(inst);
       case S_BRANCH: return new Branch(inst, Branch.ALWAYS);
       case S_CBRANCH_SCC0: return new Branch(inst, Branch.SCC0);
       case S_CBRANCH_SCC1: return new Branch(inst, Branch.SCC1);

@@ -23,7 +23,7 @@ final class ScalarAluOps {
         return new GprIndex(inst);
       case S_CBRANCH_G_FORK: case S_CBRANCH_I_FORK: case S_CBRANCH_JOIN: case S_SETVSKIP: case S_RFE_B64:
       case S_RFE_RESTORE_B64:
-        return null;
+        return ScalarControlOps.compile(inst);
       default:
         return Sop.supports(op) ? new Sop(inst) : null;
     }
@@ -162,10 +162,10 @@ final class ScalarAluOps {
         case S_ANDN1_WREXEC_B64: { long r = ~a64(w, cx) & w.exec(); w.setExec(r); dst.writeScalar64(w, r); w.scc = r != 0 ? 1 : 0; break; }
         case S_ANDN2_WREXEC_B64: { long r = a64(w, cx) & ~w.exec(); w.setExec(r); dst.writeScalar64(w, r); w.scc = r != 0 ? 1 : 0; break; }
         // ---- relative moves through M0
-        case S_MOVRELS_B32: dst.writeScalar32(w, s[s0.index + w.s[Wave.M0]]); break;
-        case S_MOVRELS_B64: dst.writeScalar64(w, w.s64(s0.index + w.s[Wave.M0])); break;
-        case S_MOVRELD_B32: s[dst.index + w.s[Wave.M0]] = a(w, cx); break;
-        case S_MOVRELD_B64: w.setS64(dst.index + w.s[Wave.M0], a64(w, cx)); break;
+        case S_MOVRELS_B32: dst.writeScalar32(w, s[relative(w, cx, s0.index, 1)]); break;
+        case S_MOVRELS_B64: dst.writeScalar64(w, w.s64(relative(w, cx, s0.index, 2))); break;
+        case S_MOVRELD_B32: s[relative(w, cx, dst.index, 1)] = a(w, cx); break;
+        case S_MOVRELD_B64: w.setS64(relative(w, cx, dst.index, 2), a64(w, cx)); break;
         // ---- compares
         case S_CMP_EQ_I32: case S_CMP_EQ_U32: w.scc = a(w, cx) == b(w, cx) ? 1 : 0; break;
         case S_CMP_LG_I32: case S_CMP_LG_U32: w.scc = a(w, cx) != b(w, cx) ? 1 : 0; break;
@@ -204,6 +204,16 @@ final class ScalarAluOps {
 
     private int a(Wave w, Ctx cx) throws DispatchException {
       return s0.scalarRaw32(w, cx);
+    }
+
+    /** SGPR {@code base + M0} for s_movrels/s_movreld, which must stay inside the SGPR file. */
+    private int relative(Wave w, Ctx cx, int base, int dwords) throws DispatchException {
+      long i = (long) base + w.s[Wave.M0];
+      if (base < 0 || i < 0 || i + dwords > Wave.VCC_LO) {
+        throw Faults.wave(dev.hipsim.isa.dispatch.WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, instruction, -1, 0,
+            "relative SGPR index " + base + " + M0 (" + w.s[Wave.M0] + ") is outside the SGPRs", null);
+      }
+      return (int) i;
     }
 
     private int b(Wave w, Ctx cx) throws DispatchException {

@@ -36,6 +36,8 @@ final class ScalarMemoryOps {
   /** Loads, stores and atomics. */
   static final class Access extends Op {
     private final boolean buffer;
+    /** s_scratch_*: the address is relative to the wave's private memory, seen linearly (no lane swizzle). */
+    private final boolean scratch;
     private final boolean load;
     private final boolean store;
     private final AtomicOp atomic;
@@ -52,6 +54,7 @@ final class ScalarMemoryOps {
       super(inst);
       String name = inst.operation().name();
       this.buffer = name.startsWith("S_BUFFER");
+      this.scratch = name.startsWith("S_SCRATCH");
       this.load = name.contains("_LOAD_");
       this.store = name.contains("_STORE_");
       this.atomic = load || store ? null : atomicOf(name);
@@ -60,8 +63,16 @@ final class ScalarMemoryOps {
       this.returns = m != null && m.glc();
       this.dwords = inst.operand(Slot.SDATA).dwords();
       this.sbase = Src.of(inst.operand(Slot.SBASE), 64).index;
-      this.soffset = Src.of(inst.operand(Slot.SOFFSET), 32);
-      this.offset = m == null ? 0 : m.offset();
+      // IMM (bit 17) clear: the offset field names an SGPR (when SOE is clear too) rather than holding a constant.
+      boolean immediate = (inst.word0() >>> 17 & 1) != 0;
+      boolean soe = (inst.word0() >>> 14 & 1) != 0;
+      Src so = Src.of(inst.operand(Slot.SOFFSET), 32);
+      if (!immediate && !soe && m != null) {
+        so = Src.of(new dev.hipsim.isa.decode.Operand(dev.hipsim.isa.decode.OperandKind.SGPR, inst.word1() & 0x7f, 1, 0,
+            null, 0), 32);
+      }
+      this.soffset = so;
+      this.offset = m == null || !immediate ? 0 : m.offset();
       this.data = Dst.of(inst.operand(Slot.SDATA));
       this.dataSrc = Src.of(inst.operand(Slot.SDATA), 32);
     }
@@ -82,7 +93,7 @@ final class ScalarMemoryOps {
         address = base + extra;
         extra = extra & ~3L;
       } else {
-        address = w.s64(sbase) + extra;
+        address = w.s64(sbase) + extra + (scratch ? w.scratchBase : 0);
       }
       address &= ~3L;
       try {

@@ -22,8 +22,14 @@ final class Src {
   final int dwords;
   final long constant;
   final int mods;
-  /** Bit width the modifiers apply at: 16, 32 or 64. */
+  /** Bit width the modifiers apply at: 16, 32 or 64, or {@link #PAIR16}. */
   final int width;
+
+  /**
+   * The width of a 32-bit operand holding two 16-bit floats (v_dot2c_f32_f16, v_pk_fmac_f16 in their VOP2/VOP3
+   * encodings): abs and neg act on both halves.
+   */
+  static final int PAIR16 = 2;
 
   private Src(int kind, int index, int dwords, long constant, int mods, int width) {
     this.kind = kind;
@@ -65,7 +71,7 @@ final class Src {
       case SGPR: return w.s[index];
       case CONST: return (int) constant;
       case SPECIAL: return (int) special(w, cx, false);
-      default: throw new IllegalStateException("vector operand read as a scalar");
+      default: throw new DispatchException("a vector register where the instruction reads a scalar operand");
     }
   }
 
@@ -75,7 +81,7 @@ final class Src {
       case SGPR: return w.s64(index);
       case CONST: return constant;
       case SPECIAL: return special(w, cx, true);
-      default: throw new IllegalStateException("vector operand read as a scalar");
+      default: throw new DispatchException("a vector register where the instruction reads a scalar operand");
     }
   }
 
@@ -106,11 +112,22 @@ final class Src {
   }
 
   private int modify32(int v) {
-    if (mods == 0) return v;
-    if ((mods & Operand.OP_SEL) != 0) v >>>= 16;
+    return mods == 0 ? v : applyMods(v, mods, width);
+  }
+
+  /**
+   * Input modifiers on a raw 32-bit register value read at {@code width}: op_sel picks the high half of a 16-bit
+   * operand (it means nothing for wider operands, so it is ignored there); abs/neg act on the sign bit of the
+   * operand's width, or of both halves for a {@link #PAIR16} operand.
+   */
+  static int applyMods(int v, int mods, int width) {
     if (width == 16) {
+      if ((mods & Operand.OP_SEL) != 0) v >>>= 16;
       if ((mods & Operand.ABS) != 0) v &= ~0x8000;
       if ((mods & Operand.NEG) != 0) v ^= 0x8000;
+    } else if (width == PAIR16) {
+      if ((mods & Operand.ABS) != 0) v &= 0x7fff_7fff;
+      if ((mods & Operand.NEG) != 0) v ^= 0x8000_8000;
     } else {
       if ((mods & Operand.ABS) != 0) v &= 0x7fff_ffff;
       if ((mods & Operand.NEG) != 0) v ^= 0x8000_0000;
@@ -118,10 +135,15 @@ final class Src {
     return v;
   }
 
-  private long modify64(long v) {
+  /** abs/neg of a 64-bit operand. */
+  static long applyMods64(long v, int mods) {
     if ((mods & Operand.ABS) != 0) v &= Long.MAX_VALUE;
     if ((mods & Operand.NEG) != 0) v ^= Long.MIN_VALUE;
     return v;
+  }
+
+  private long modify64(long v) {
+    return mods == 0 ? v : applyMods64(v, mods);
   }
 
   /** All 64 lanes' 32-bit values, with modifiers, into {@code out}. */

@@ -12,11 +12,13 @@ import static dev.hipsim.isa.interp.ValuSpec.MASK_IN;
 import static dev.hipsim.isa.interp.ValuSpec.NONE;
 
 import dev.hipsim.isa.alu.Convert;
+import dev.hipsim.isa.alu.DotOps;
 import dev.hipsim.isa.alu.F16Ops;
 import dev.hipsim.isa.alu.F32Ops;
 import dev.hipsim.isa.alu.F64Ops;
 import dev.hipsim.isa.alu.FloatOps;
 import dev.hipsim.isa.alu.IntOps;
+import dev.hipsim.isa.alu.PackedOps;
 import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.fp.FpFormat;
 import java.util.EnumMap;
@@ -316,6 +318,42 @@ final class ValuTable {
     i32(Operation.V_CVT_PK_I16_I32, 2, (a, b, c, m) -> u(Convert.pkI16FromI32(i(a), i(b))));
     i32(Operation.V_CVT_PK_U8_F32, 3, (a, b, c, m) -> u(Convert.pkU8FromF32(i(a), i(b), i(c), m)));
     put(Operation.V_PACK_B32_F16, 16, 16, 0, 32, NONE, 0, (a, b, c, m) -> (a & 0xffff) | ((b & 0xffff) << 16));
+
+    // ---------------------------------------------------------------- gfx940 8-bit floats (SDWA selects the byte)
+    put(Operation.V_CVT_F32_FP8, 32, 0, 0, 32, F32, 0, (a, b, c, m) -> u(Convert.f32FromFp8(i(a), 0)));
+    put(Operation.V_CVT_F32_BF8, 32, 0, 0, 32, F32, 0, (a, b, c, m) -> u(Convert.f32FromBf8(i(a), 0)));
+    put(Operation.V_CVT_PK_F32_FP8, 32, 0, 0, 64, F32, 0, (a, b, c, m) -> Convert.pkF32FromFp8(i(a), 0));
+    put(Operation.V_CVT_PK_F32_BF8, 32, 0, 0, 64, F32, 0, (a, b, c, m) -> Convert.pkF32FromBf8(i(a), 0));
+
+    // ---------------------------------------------------------------- legacy and rarely used
+    f32(Operation.V_EXP_LEGACY_F32, 1, (a, b, c, m) -> u(F32Ops.expLegacy(i(a), m)));
+    f32(Operation.V_LOG_LEGACY_F32, 1, (a, b, c, m) -> u(F32Ops.logLegacy(i(a), m)));
+    i32(Operation.V_SCREEN_PARTITION_4SE_B32, 1, (a, b, c, m) -> u(IntOps.screenPartition4se(i(a))));
+    // The GFX8 encodings of the 16-bit mad/fma/div_fixup: no op_sel, the high half of the result is zeroed.
+    f16(Operation.V_MAD_LEGACY_F16, 3, (a, b, c, m) -> u(F16Ops.mad(i(a), i(b), i(c), m)));
+    f16(Operation.V_FMA_LEGACY_F16, 3, (a, b, c, m) -> u(F16Ops.fma(i(a), i(b), i(c), m)));
+    f16(Operation.V_DIV_FIXUP_LEGACY_F16, 3, (a, b, c, m) -> u(F16Ops.divFixup(i(a), i(b), i(c), m)));
+    i16(Operation.V_MAD_LEGACY_U16, 3, (a, b, c, m) -> u(IntOps.madU16(i(a), i(b), i(c), cl(m))));
+    i16(Operation.V_MAD_LEGACY_I16, 3, (a, b, c, m) -> u(IntOps.madI16(i(a), i(b), i(c), cl(m))));
+    put(Operation.V_CVT_PKACCUM_U8_F32, 32, 32, 0, 32, NONE, ACCUMULATE,
+        (a, b, c, m) -> u(Convert.pkaccumU8FromF32(i(a), i(b), i(c), m)));
+    put(Operation.V_QSAD_PK_U16_U8, 64, 32, 64, 64, NONE, 0, (a, b, c, m) -> IntOps.qsadPkU16U8(a, i(b), c));
+    put(Operation.V_MQSAD_PK_U16_U8, 64, 32, 64, 64, NONE, 0, (a, b, c, m) -> IntOps.mqsadPkU16U8(a, i(b), c));
+
+    // ---------------------------------------------------------------- VOP2 dot products and v_pk_fmac_f16: D is S2
+    // Their VOP3 abs/neg act on both halves of a packed f16 source (Src.PAIR16), and MODE is ignored by the float
+    // dot (DotOps); CLAMP saturates the integer sums.
+    put(Operation.V_DOT2C_F32_F16, Src.PAIR16, Src.PAIR16, 0, 32, F32, ACCUMULATE,
+        (a, b, c, m) -> u(DotOps.dot2F32F16(i(a), i(b), i(c), 0, 0, false, m)));
+    put(Operation.V_DOT2C_I32_I16, 32, 32, 0, 32, NONE, ACCUMULATE,
+        (a, b, c, m) -> u(DotOps.dot2I32I16(i(a), i(b), i(c), cl(m))));
+    put(Operation.V_DOT4C_I32_I8, 32, 32, 0, 32, NONE, ACCUMULATE,
+        (a, b, c, m) -> u(DotOps.dot4I32I8(i(a), i(b), i(c), cl(m))));
+    put(Operation.V_DOT8C_I32_I4, 32, 32, 0, 32, NONE, ACCUMULATE,
+        (a, b, c, m) -> u(DotOps.dot8I32I4(i(a), i(b), i(c), cl(m))));
+    put(Operation.V_PK_FMAC_F16, Src.PAIR16, Src.PAIR16, 0, 32, NONE, ACCUMULATE,
+        (a, b, c, m) -> u(PackedOps.pk16(PackedOps.PK_FMA_F16, i(a), i(b), i(c), 0, 7, 0, 0, cl(m),
+            m & ~INT_CLAMP)));
 
     // ---------------------------------------------------------------- compares, by name
     for (Operation op : Operation.values()) {

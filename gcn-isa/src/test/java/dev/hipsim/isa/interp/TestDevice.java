@@ -96,6 +96,15 @@ final class TestDevice {
   /** Dispatches the kernel whose descriptor is at {@code kd} over a 1-3D grid (sizes in work-items). */
   DispatchStats dispatch(String name, long kd, int[] grid, int[] block, byte[] kernargs, int dynamicLds, int threads)
       throws Exception {
+    return dispatch(name, kd, grid, block, kernargs, dynamicLds, threads, -1, 256);
+  }
+
+  /**
+   * As above, with the scratch each work-item gets ({@code -1}: the descriptor's fixed size) and the number of
+   * waves' worth of scratch the queue provides (which bounds how many workgroups run at once).
+   */
+  DispatchStats dispatch(String name, long kd, int[] grid, int[] block, byte[] kernargs, int dynamicLds, int threads,
+      int scratchPerLane, int scratchSlots) throws Exception {
     byte[] kdBytes = read(kd, 64);
     KernelDescriptor d = KernelDescriptor.parse(kdBytes, 0);
     long args = alloc(Math.max(kernargs.length, 256));
@@ -109,8 +118,8 @@ final class TestDevice {
     p.writeTo(pb);
     write(packetAddress, pb.array());
     long queue = alloc(256);
-    int perLane = (d.privateSegmentFixedSize() + 3) & ~3;
-    int slots = 256;
+    int perLane = (Math.max(scratchPerLane, d.privateSegmentFixedSize()) + 3) & ~3;
+    int slots = scratchSlots;
     long scratch = perLane == 0 ? 0 : alloc((long) perLane * 64 * slots);
     DispatchGeometry geometry = DispatchGeometry.of(p, 64);
     KernelLaunch launch = new KernelLaunch(name, p, packetAddress, queue, dispatchId++, d, geometry, scratch,
