@@ -624,8 +624,8 @@ public final class DapServer implements IDebugProtocolServer {
   public CompletableFuture<EvaluateResponse> evaluate(EvaluateArguments args) {
     try {
       String text = debugger.inspect(v -> evaluator(v, args.getFrameId()).run(args.getExpression()));
-      String expr = args.getExpression().strip();
-      // a plain expression shows its value; a command its whole output
+      // Outside the debug console (watch, hover) an expression shows its value alone; a command its whole output.
+      String expr = args.getExpression().strip().replaceFirst("^(print|p)(/\\w+)?\\s+", "");
       if (text.startsWith(expr + " = ") && !"repl".equals(args.getContext())) text = text.substring(expr.length() + 3);
       EvaluateResponse r = new EvaluateResponse();
       r.setResult(text);
