@@ -17,6 +17,10 @@ import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.UserInterruptException;
+import org.jline.reader.Completer;
+import org.jline.reader.impl.completer.AggregateCompleter;
+import org.jline.reader.impl.completer.ArgumentCompleter;
+import org.jline.reader.impl.completer.NullCompleter;
 import org.jline.reader.impl.completer.StringsCompleter;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -67,7 +71,7 @@ final class DebugCommand implements Callable<Integer> {
     }
     try (Terminal t = TerminalBuilder.builder().system(true).build()) {
       LineReader reader = LineReaderBuilder.builder().terminal(t).appName("hipsim")
-          .completer(new StringsCompleter(completions()))
+          .completer(completer())
           .variable(LineReader.HISTORY_FILE, Paths.get(System.getProperty("user.home"), ".hipsim_debug_history"))
           .build();
       PrintWriter out = t.writer();
@@ -86,12 +90,21 @@ final class DebugCommand implements Callable<Integer> {
     }
   }
 
-  private static List<String> completions() {
-    List<String> words = new ArrayList<>(List.of("break", "watch", "rwatch", "awatch", "delete", "run", "continue",
-        "stepi", "nexti", "next", "step", "finish", "wave", "lane", "print", "disassemble", "list", "help", "quit",
-        "info breakpoints", "info waves", "info registers", "exec", "vcc", "scc", "m0", "mode", "status", "trapsts",
-        "pc", "global:", "lds:", "private:", "x/4x", "x/4f", "x/8i"));
-    return words;
+  /** Command names, then what each takes: info's topics, register groups, register and address-space names. */
+  private static Completer completer() {
+    StringsCompleter registers = new StringsCompleter("exec", "vcc", "scc", "m0", "mode", "status", "trapsts", "pc",
+        "flat_scratch", "s0", "s[0:1]", "v0", "v0[0]", "v[0:1]", "a0", "global:", "lds:", "private:");
+    List<Completer> all = new ArrayList<>();
+    all.add(new ArgumentCompleter(new StringsCompleter("info", "i"),
+        new StringsCompleter("breakpoints", "waves", "registers"), new StringsCompleter("sgpr", "vgpr", "agpr",
+            "special"), NullCompleter.INSTANCE));
+    for (String c : List.of("print", "p", "x/4x", "x/4d", "x/4f", "x/8i", "watch", "rwatch", "awatch",
+        "disassemble")) {
+      all.add(new ArgumentCompleter(new StringsCompleter(c), registers, NullCompleter.INSTANCE));
+    }
+    all.add(new ArgumentCompleter(new StringsCompleter("break", "delete", "run", "continue", "stepi", "next", "step",
+        "finish", "wave", "lane", "list", "help", "quit"), NullCompleter.INSTANCE));
+    return new AggregateCompleter(all);
   }
 
   /** The environment of a debugged program: what {@code hipsim run} sets, checked the same way. */
