@@ -56,7 +56,7 @@ class DebuggerLineStepTest {
     h.awaitEnd();
   }
 
-  /** {@code next} from line 13 to the end of wave 0: the kernel's lines only, never fib's or ackermannish's. */
+  /** {@code next} from line 13 to the end of wave 0. */
   static List<Integer> nextToTheEnd(DebugHarness h) throws Exception {
     startAtLine(h, 13);
     StopEvent e = h.awaitStop();
@@ -79,7 +79,10 @@ class DebuggerLineStepTest {
   void nextStepsOverCallsLineByLine() throws Exception {
     List<Integer> lines = nextToTheEnd(new DebugHarness());
     assertThat(lines).first().isEqualTo(13);
-    assertThat(lines).contains(14, 16, 18, 19, 20).allMatch(l -> l >= 12 && l <= 21 || l > 100);
+    // fib (line 5) is a real call and stepped over; -O2 inlined ackermannish (lines 7-9) into the kernel as a loop,
+    // and without .debug_info's inline ranges its lines are the kernel's own.
+    assertThat(lines).contains(14, 16, 18, 19, 20).doesNotContain(5)
+        .allMatch(l -> l >= 12 && l <= 21 || l >= 7 && l <= 9);
     for (int i = 1; i < lines.size(); i++) assertThat(lines.get(i)).isNotEqualTo(lines.get(i - 1));
     assertThat(nextToTheEnd(new DebugHarness())).isEqualTo(lines);
   }
