@@ -117,6 +117,7 @@ public final class DebugConsole {
   private Path listFile;
   private int listNext = -1;
   private boolean failed;
+  private boolean stopAtLaunch;
 
   public DebugConsole(PrintWriter out, Program program) {
     this.out = out;
@@ -175,6 +176,7 @@ public final class DebugConsole {
       case "rwatch": watch(arg, "read"); break;
       case "awatch": watch(arg, "readWrite"); break;
       case "d": case "delete": delete(arg); break;
+      case "catch": catchLaunch(arg); break;
       case "r": case "run": run(); break;
       case "c": case "cont": case "continue": resume("continue"); break;
       case "si": case "stepi": case "ni": case "nexti": stepi(arg); break;
@@ -253,6 +255,20 @@ public final class DebugConsole {
     if (session != null) send(ConsoleBreakpoint.Kind.WATCH);
     String what = access.equals("read") ? "Read watchpoint" : access.equals("write") ? "Watchpoint" : "Access watchpoint";
     out.println(what + " " + b.number + ": " + dataId.substring(0, dataId.lastIndexOf('/')));
+  }
+
+  /** {@code catch launch [off]}: stop at every kernel launch (before its first instruction), or no longer. */
+  private void catchLaunch(String arg) throws CommandError {
+    if (!arg.equals("launch") && !arg.equals("launch off")) throw new CommandError("usage: catch launch [off]");
+    stopAtLaunch = arg.equals("launch");
+    if (session == null) {
+      out.println(stopAtLaunch ? "Catchpoint: stop at every kernel launch." : "No longer stopping at kernel launches.");
+      return;
+    }
+    EvaluateArguments a = new EvaluateArguments();
+    a.setExpression("catch " + arg);
+    a.setContext("repl");
+    out.println(get(session.server.evaluate(a)).getResult());
   }
 
   private void delete(String arg) throws CommandError {
@@ -416,6 +432,7 @@ public final class DebugConsole {
     Map<String, Object> launch = new LinkedHashMap<>();
     launch.put("program", program.command().get(0));
     launch.put("sourceDirs", program.sourceDirs().stream().map(Path::toString).toList());
+    launch.put("stopOnEntry", stopAtLaunch);
     get(s.server.launch(launch));
     try {
       if (!s.client.initialized.await(30, TimeUnit.SECONDS)) throw new CommandError("The program's debugger did not start.");
@@ -641,7 +658,7 @@ public final class DebugConsole {
         out.println(watchText(description) + ", wave " + (thread - 1) + " in " + frameWhere());
         break;
       case "entry":
-        out.println(capitalize(description) + ", wave " + (thread - 1) + " in " + frameWhere());
+        out.println("Catchpoint: " + description + ", wave " + (thread - 1) + " in " + frameWhere());
         break;
       case "pause":
         out.println("Paused, wave " + (thread - 1) + " in " + frameWhere());
@@ -905,7 +922,7 @@ public final class DebugConsole {
         "Commands (short forms in brackets):",
         "  break KERNEL | KERNEL+OFFSET | *ADDRESS | FILE:LINE   [b]  stop there (every wave that gets there)",
         "  watch ADDRESS, rwatch ADDRESS, awatch ADDRESS          stop on a write / read / either (global:… or lds:…)",
-        "  delete [N…] [d]   info breakpoints [i b]",
+        "  delete [N…] [d]   info breakpoints [i b]   catch launch [off] (stop at every kernel launch)",
         "  run [r]   continue [c]   stepi [N] [si]   next [n]   step [s]   finish [fin] (run the dispatch to its end)",
         "  info waves [i w]   wave N (select)   lane N (select; private: addresses are its)",
         "  info registers [sgpr|vgpr|agpr|special] [i r]",

@@ -119,16 +119,22 @@ class DebugConsoleIT {
 
   @Test
   void reportsMistakesAndGoesOn() throws Exception {
-    PackagedHipsim.Result r = debug("gfx90a-v4", "print v0\nbreak\nfrobnicate\nbreak *zz\nrun\nwave 99\n"
-        + "print v99\nx/x lds:0\ndelete 7\nlane 64\ninfo breakpoints\nquit\n");
+    PackagedHipsim.Result r = debug("gfx90a-v4", "print v0\nbreak\nfrobnicate\nbreak *zz\ncatch launch\nrun\n"
+        + "wave 99\nprint v99\nx/x lds:0\ndelete 7\nlane 64\nfinish\ninfo breakpoints\nquit\n");
     assertThat(r.stdout()).as(r.toString())
         .contains("The program is not being run.\n")
         .contains("usage: break KERNEL | KERNEL+OFFSET | *ADDRESS | FILE:LINE\n")
         .contains("Undefined command: \"frobnicate\".  Try \"help\".\n")
         .contains("break *ADDRESS needs a number: *zz\n")
-        .contains("No breakpoints or watchpoints.\n")
+        .contains("Catchpoint: kernel launch: vadd (grid 100096x1x1, workgroup 256x1x1), wave 0 in vadd+0x0\n")
+        .contains("No wave 99 (see info waves).\n")
+        .contains("cannot evaluate 'v99': v99 is not allocated (v0-v7)")
+        .contains("lds:0x0 is outside the workgroup's 0 bytes of LDS\n")
+        .contains("No breakpoint number 7.\n")
         .contains("lane takes 0-63: 64\n")
-        .contains("No breakpoint number 7.\n");
+        .contains("Dispatch 1 of vadd finished: 1564 waves, 51593 instructions.\n")
+        .contains("No breakpoints or watchpoints.\n")
+        .doesNotContain("PASSED"); // quit ends the program at its stop
     assertThat(r.exit()).isEqualTo(1); // a scripted command failed
   }
 }

@@ -195,7 +195,6 @@ public final class Evaluator {
   }
 
   private static String floatText(double d) {
-    if (d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 1e15) return String.valueOf(d);
     return Double.toString(d);
   }
 

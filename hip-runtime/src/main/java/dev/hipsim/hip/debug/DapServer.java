@@ -354,7 +354,6 @@ public final class DapServer implements IDebugProtocolServer {
       Evaluator.Address a;
       if (args.getVariablesReference() != null && name.startsWith("0x") && !name.contains(":")) {
         a = new Evaluator.Address(AddressSpace.LDS, parseAddress(name), 0); // a row of the LDS scope
-        bytes = args.getBytes() == null ? 4 : bytes;
       } else {
         Integer frame = args.getFrameId();
         a = debugger.isStopped() ? debugger.inspect(v -> evaluator(v, frame).address(name)) : staticAddress(name);
@@ -622,6 +621,15 @@ public final class DapServer implements IDebugProtocolServer {
   /** {@code evaluate}: the console's expressions ({@code v3[5]}, {@code s[4:5]} …) and commands ({@code x/4x …}). */
   @Override
   public CompletableFuture<EvaluateResponse> evaluate(EvaluateArguments args) {
+    String command = args.getExpression().strip();
+    if (command.equals("catch launch") || command.equals("catch launch off")) {
+      // the console's catchpoint: stop at every kernel launch (DAP's stopOnEntry, changeable at any time)
+      boolean on = command.equals("catch launch");
+      debugger.setStopAtLaunch(on);
+      EvaluateResponse r = new EvaluateResponse();
+      r.setResult(on ? "Catchpoint: stop at every kernel launch." : "No longer stopping at kernel launches.");
+      return done(r);
+    }
     try {
       String text = debugger.inspect(v -> evaluator(v, args.getFrameId()).run(args.getExpression()));
       // Outside the debug console (watch, hover) an expression shows its value alone; a command its whole output.
