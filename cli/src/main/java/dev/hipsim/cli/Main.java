@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "A software GPU for AMD's ROCm: run, inspect and debug HIP programs without an AMD GPU.",
     subcommands = {InspectCommand.class, ExtractCommand.class, DisasmCommand.class, RunCommand.class,
-        CommandLine.HelpCommand.class})
+        DebugCommand.class, DapCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
@@ -38,6 +38,7 @@ public final class Main implements Runnable {
     cli.setExecutionExceptionHandler(new ErrorReporter());
     // Everything after the program name belongs to the program, options included.
     cli.getSubcommands().get("run").setStopAtPositional(true);
+    cli.getSubcommands().get("debug").setStopAtPositional(true);
     try {
       return cli.execute(args);
     } finally {

@@ -41,6 +41,7 @@ public final class HsaRuntime implements AutoCloseable {
   private final Map<Integer, Allocation> doorbells = new HashMap<>();
   private final List<HsaQueue> queues = new ArrayList<>();
   private final List<Executable> executables = new ArrayList<>();
+  private volatile dev.hipsim.hsa.loader.LoaderListener loaderListener;
   private boolean shutDown;
 
   private HsaRuntime(Kfd kfd, HsaOptions options) throws HsaException {
@@ -153,11 +154,19 @@ public final class HsaRuntime implements AutoCloseable {
     return q;
   }
 
+  /**
+   * Reports the code objects of executables created from now on as they are loaded and destroyed (a debugger reads
+   * their symbols and line tables); null stops reporting.
+   */
+  public void setLoaderListener(dev.hipsim.hsa.loader.LoaderListener listener) {
+    this.loaderListener = listener;
+  }
+
   /** {@code hsa_executable_create_alt}. */
   public synchronized Executable createExecutable() throws HsaException {
     checkUp();
     executables.removeIf(Executable::isDestroyed);
-    Executable e = new Executable(memory);
+    Executable e = new Executable(memory, loaderListener);
     executables.add(e);
     return e;
   }

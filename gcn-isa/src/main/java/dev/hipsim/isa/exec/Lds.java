@@ -8,8 +8,11 @@ import java.util.Arrays;
 /**
  * A workgroup's local data share: a little-endian byte array. All waves of a workgroup run on one thread, so LDS
  * needs no synchronisation; atomics are plain read-modify-write.
+ *
+ * <p>Not final only so that the debugger can observe accesses (LDS watchpoints) with a subclass it loads when it
+ * debugs a dispatch; until then the class has no subclass and its calls stay monomorphic.
  */
-public final class Lds {
+public class Lds {
   private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);

@@ -17,9 +17,32 @@ public final class Workgroup {
   int scratchSlot;
 
   Workgroup(int maxWaves, int ldsBytes) {
+    this(maxWaves, new Lds(ldsBytes));
+  }
+
+  /** A workgroup with its own LDS implementation (the debugger's watches LDS addresses). */
+  public Workgroup(int maxWaves, Lds lds) {
     this.waves = new Wave[maxWaves];
     for (int i = 0; i < maxWaves; i++) waves[i] = new Wave();
-    this.lds = new Lds(ldsBytes);
+    this.lds = lds;
+  }
+
+  /**
+   * Makes this object workgroup {@code index} at ({@code x},{@code y},{@code z}) with {@code waveCount} waves and
+   * scratch slot {@code scratchSlot}, for a scheduler outside this package; its waves are then initialised with
+   * {@link WaveSetup#initialize}.
+   */
+  public void place(long index, int x, int y, int z, int waveCount, int scratchSlot) {
+    this.index = index;
+    this.x = x;
+    this.y = y;
+    this.z = z;
+    this.waveCount = waveCount;
+    this.scratchSlot = scratchSlot;
+  }
+
+  public int scratchSlot() {
+    return scratchSlot;
   }
 
   public Lds lds() {
@@ -43,7 +66,7 @@ public final class Workgroup {
   public long index() { return index; }
 
   /** True when every wave has ended. */
-  boolean finished() {
+  public boolean finished() {
     for (int i = 0; i < waveCount; i++) {
       if (waves[i].status != WaveStatus.DONE) return false;
     }
@@ -56,7 +79,7 @@ public final class Workgroup {
    *
    * @return whether waves were released
    */
-  boolean releaseBarrierIfComplete() {
+  public boolean releaseBarrierIfComplete() {
     int waiting = 0;
     for (int i = 0; i < waveCount; i++) {
       WaveStatus st = waves[i].status;

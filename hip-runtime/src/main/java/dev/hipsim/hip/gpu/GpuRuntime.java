@@ -33,6 +33,7 @@ public final class GpuRuntime {
   private volatile Machine machine;
   private volatile DeviceServices services;
   private long multiGridInfo;
+  private volatile java.util.function.Consumer<Machine> onStart;
   private final Map<Long, CodeModule> modules = new ConcurrentHashMap<>();
   private final Map<Long, Function> functions = new ConcurrentHashMap<>();
   private final Map<Long, Variable> variables = new ConcurrentHashMap<>();
@@ -122,6 +123,8 @@ public final class GpuRuntime {
         if (m == null) {
           try {
             m = Machine.create(model, env);
+            java.util.function.Consumer<Machine> hook = onStart;
+            if (hook != null) hook.accept(m);
           } catch (HsaException e) {
             throw new HipException(HipError.NOT_INITIALIZED, "the simulated " + model.name() + " did not start: "
                 + e.getMessage());
@@ -139,6 +142,11 @@ public final class GpuRuntime {
       }
     }
     return m;
+  }
+
+  /** Runs {@code hook} on the machine as soon as it is built, before any code is loaded (the debugger attaches). */
+  public void onMachineStart(java.util.function.Consumer<Machine> hook) {
+    this.onStart = hook;
   }
 
   /** Whether the machine exists (nothing to shut down otherwise). */

@@ -1,5 +1,6 @@
 package dev.hipsim.hip.runtime;
 
+import dev.hipsim.hip.debug.DebugAgent;
 import dev.hipsim.hip.gpu.Faults;
 import dev.hipsim.hip.gpu.GpuRuntime;
 import java.util.Map;
@@ -39,6 +40,7 @@ public final class HipRuntime {
   private final AllocationTable allocations = new AllocationTable();
   private final HostRegistrations registrations = new HostRegistrations();
   private MemoryApi memoryApi;
+  private final DebugAgent debugAgent;
 
   private HipRuntime(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics, Faults faults,
       ProgramStreams streams, Map<String, String> env) {
@@ -47,6 +49,9 @@ public final class HipRuntime {
     this.diagnostics = diagnostics;
     this.devices = new Devices(List.of(config.device()));
     this.gpu = new GpuRuntime(config.device(), env, memory, faults, streams, diagnostics, config.stats());
+    // Under `hipsim debug` / `hipsim dap`: connect to the front end and wait for its breakpoints.
+    this.debugAgent = DebugAgent.startIfRequested(env, diagnostics);
+    if (debugAgent != null) gpu.onMachineStart(debugAgent::attach);
     ApiRegistry registry = new ApiRegistry(table);
     for (ApiProvider p : providers()) p.register(registry);
     aliasPerThreadForms(registry);
@@ -131,6 +136,7 @@ public final class HipRuntime {
   /** Called once at process exit, after the program's own exit handlers: finish outstanding work, report. */
   public void shutdown() {
     gpu.shutdown();
+    if (debugAgent != null) debugAgent.close();
   }
 
   public GpuRuntime gpu() {

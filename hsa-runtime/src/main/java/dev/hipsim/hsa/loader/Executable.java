@@ -38,9 +38,16 @@ public final class Executable {
   private final List<Allocation> allocations = new ArrayList<>();
   private State state = State.UNFROZEN;
   private boolean destroyed;
+  private final LoaderListener listener;
 
   public Executable(MemoryManager memory) {
+    this(memory, null);
+  }
+
+  /** An executable that reports the code objects it loads and releases to {@code listener} (may be null). */
+  public Executable(MemoryManager memory, LoaderListener listener) {
     this.memory = memory;
+    this.listener = listener;
   }
 
   public synchronized State state() {
@@ -92,6 +99,7 @@ public final class Executable {
       for (ExecutableSymbol s : created) symbols.put(new Key(agent.gpuId(), s.name()), s);
       loaded.add(lco);
       allocations.add(segment);
+      if (listener != null) listener.loaded(co, lco);
       return lco;
     } catch (CodeObjectException e) {
       memory.free(segment.address());
@@ -227,6 +235,7 @@ public final class Executable {
   public synchronized void destroy() throws HsaException {
     checkAlive();
     destroyed = true;
+    if (listener != null) for (LoadedCodeObject l : loaded) listener.unloaded(l);
     for (Allocation a : allocations) memory.free(a.address());
     allocations.clear();
     symbols.clear();

@@ -1,5 +1,6 @@
 package dev.hipsim.kfd.shader;
 
+import dev.hipsim.isa.debug.Debugger;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.DispatchGeometry;
@@ -49,6 +50,7 @@ public final class ShaderEngine implements AqlPacketConsumer {
   private volatile LongFunction<String> kernelNames = address -> String.format("kernel@0x%x", address);
   private volatile DispatchListener listener;
   private volatile DispatchRunner running;
+  private volatile Debugger debugger;
 
   private static final class Cached {
     final CodeCache cache;
@@ -106,6 +108,14 @@ public final class ShaderEngine implements AqlPacketConsumer {
     return r == null ? null : new long[] {r.completedWorkgroups(), r.totalWorkgroups()};
   }
 
+  /**
+   * Runs every dispatch under {@code debugger} from now on (one at a time, deterministically, stoppable), or on the
+   * parallel runner again when null. Checked once per dispatch: no cost to the interpreter when none is attached.
+   */
+  public void setDebugger(Debugger debugger) {
+    this.debugger = debugger;
+  }
+
   /** The instruction cache of a process's address space on this device. */
   public synchronized CodeCache codeCache(GpuMemory memory) {
     long generation = memory instanceof GpuVm vm ? vm.unmapGeneration() : 0;
@@ -155,13 +165,18 @@ public final class ShaderEngine implements AqlPacketConsumer {
           queue.apertures().ldsBase(), preload);
       CodeCache code = codeCache(memory);
       int lds = queue.node().ldsSizeInKb() * 1024;
-      DispatchRunner runner = new DispatchRunner(launch, options, t -> new Interpreter(code, memory, launch), lds);
+      Debugger d = debugger;
       DispatchStats stats;
-      running = runner;
-      try {
-        stats = runner.run();
-      } finally {
-        running = null;
+      if (d != null) {
+        stats = d.runDispatch(launch, code, memory, lds);
+      } else {
+        DispatchRunner runner = new DispatchRunner(launch, options, t -> new Interpreter(code, memory, launch), lds);
+        running = runner;
+        try {
+          stats = runner.run();
+        } finally {
+          running = null;
+        }
       }
       DispatchListener l = listener;
       if (l != null) l.completed(name, p, stats);
