@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Whole dispatches through the HSA runtime and the device's shader engine (AQL packet, kernel descriptor, scratch
  * and LDS setup, the interpreter on one worker thread): hipcc's -O2 vector_add over 2^16 elements (1024 waves of
- * VALU and global memory) and reduce_atomic's block reduction (LDS, barriers, atomics). With no debugger attached
+ * VALU and global memory), reduce_atomic's block reduction (LDS, barriers, atomics) and hipbench's tiled 128³ sgemm
+ * (LDS-bound inner loop). With no debugger attached
  * this is the path the debugger must not slow down; {@code debugged} runs the same dispatch under the debugger's
  * stepping scheduler with no breakpoint set, for the cost of debugging itself.
  */
@@ -44,8 +45,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class DispatchBench {
   static final int N = 1 << 16;
+  /** sgemm's M = N = K: 64 workgroups of 16x16, each 8 tiles of LDS loads, barriers and 16 FMAs per lane. */
+  static final int SGEMM = 128;
 
-  @Param({"vector_add", "reduce_atomic"})
+  @Param({"vector_add", "reduce_atomic", "sgemm"})
   public String kernel;
 
   Machine machine;
@@ -56,9 +59,14 @@ public class DispatchBench {
   @Setup(Level.Trial)
   public void start() throws Exception {
     machine = Machine.create(DeviceModel.MI210, Map.of(Machine.THREADS_VARIABLE, "1"));
-    String mangled = kernel.equals("vector_add") ? "_Z4vaddPKfS0_Pfi" : "_Z6reducePKiiPiS1_Py";
+    String mangled = switch (kernel) {
+      case "vector_add" -> "_Z4vaddPKfS0_Pfi";
+      case "reduce_atomic" -> "_Z6reducePKiiPiS1_Py";
+      default -> "_Z5sgemmPKfS0_Pfiii";
+    };
+    String file = kernel.equals("sgemm") ? "hipbench" : kernel;
     Executable e = machine.hsa().createExecutable();
-    e.loadAgentCodeObject(CodeObjectReader.fromMemory(BenchData.read("gfx90a-v4/" + kernel
+    e.loadAgentCodeObject(CodeObjectReader.fromMemory(BenchData.read("gfx90a-v4/" + file
         + ".co/0-gfx90a.hsaco")), machine.agent());
     e.freeze();
     symbol = e.kernel(mangled + ".kd", machine.agent());
@@ -68,10 +76,14 @@ public class DispatchBench {
     KernargBuilder k = new KernargBuilder(symbol);
     if (kernel.equals("vector_add")) {
       k.pointer(0, in).pointer(1, b).pointer(2, out).i32(3, N);
-    } else {
+      geometry = LaunchGeometry.hip(N / 256, 1, 1, 256, 1, 1);
+    } else if (kernel.equals("reduce_atomic")) {
       k.pointer(0, in).i32(1, N).pointer(2, out).pointer(3, out + 8).pointer(4, out + 16);
+      geometry = LaunchGeometry.hip(N / 256, 1, 1, 256, 1, 1);
+    } else {
+      k.pointer(0, in).pointer(1, b).pointer(2, out).i32(3, SGEMM).i32(4, SGEMM).i32(5, SGEMM);
+      geometry = LaunchGeometry.hip(SGEMM / 16, SGEMM / 16, 1, 16, 16, 1);
     }
-    geometry = LaunchGeometry.hip(N / 256, 1, 1, 256, 1, 1);
     kernarg = k.build(geometry, 0, HiddenArguments.NONE, machine.queue());
   }
 
