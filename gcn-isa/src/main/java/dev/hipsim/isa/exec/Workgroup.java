@@ -45,6 +45,18 @@ public final class Workgroup {
     return scratchSlot;
   }
 
+  /**
+   * A workgroup of {@code waves} waves outside any dispatch, with {@code ldsBytes} of LDS all addressable: for
+   * tools and benchmarks that run waves on an interpreter directly.
+   */
+  public static Workgroup standalone(int waves, int ldsBytes) {
+    Workgroup g = new Workgroup(waves, ldsBytes);
+    g.waveCount = waves;
+    g.lds.reset(ldsBytes);
+    for (int i = 0; i < waves; i++) g.waves[i].group = g;
+    return g;
+  }
+
   public Lds lds() {
     return lds;
   }

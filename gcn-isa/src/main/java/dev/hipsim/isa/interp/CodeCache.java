@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * (the runtime does it when code memory changes, as ROCr invalidates the hardware's instruction caches).
  */
 public final class CodeCache {
-  private static final int PAGE_SHIFT = 12;
+  static final int PAGE_SHIFT = 12;
   private static final int SLOTS = 1 << (PAGE_SHIFT - 2);
 
   private final Target target;
@@ -31,16 +31,33 @@ public final class CodeCache {
 
   /** The compiled instruction at {@code pc} (a 4-byte aligned GPU address), decoding it on first use. */
   public Op at(long pc, GpuMemory memory) throws GpuMemoryFault {
-    Op[] page = pages.get(pc >>> PAGE_SHIFT);
-    if (page == null) page = pages.computeIfAbsent(pc >>> PAGE_SHIFT, k -> new Op[SLOTS]);
-    int slot = (int) ((pc >>> 2) & (SLOTS - 1));
+    Op[] page = page(pc >>> PAGE_SHIFT);
+    int slot = slot(pc);
     Op op = page[slot];
-    if (op == null) {
-      // Ops are immutable (final fields), so publishing them through a plain array store is safe; two threads may
-      // compile the same instruction, which is harmless.
-      op = OpCompiler.compile(decode(pc, memory));
-      page[slot] = op;
-    }
+    return op != null ? op : compile(page, pc, memory);
+  }
+
+  /**
+   * The compiled-instruction slots of code page {@code pageNumber} ({@code pc >>> 12}), indexed by {@link #slot};
+   * empty slots are filled by {@link #compile}. The interpreter keeps the page of the code it runs, so that it looks
+   * the page up only when the program counter leaves it.
+   */
+  Op[] page(long pageNumber) {
+    Op[] page = pages.get(pageNumber);
+    return page != null ? page : pages.computeIfAbsent(pageNumber, k -> new Op[SLOTS]);
+  }
+
+  /** The slot of {@code pc} in its page. */
+  static int slot(long pc) {
+    return (int) ((pc >>> 2) & (SLOTS - 1));
+  }
+
+  /** Decodes and compiles the instruction at {@code pc} into its slot of {@code page}. */
+  Op compile(Op[] page, long pc, GpuMemory memory) throws GpuMemoryFault {
+    // Ops are immutable (final fields), so publishing them through a plain array store is safe; two threads may
+    // compile the same instruction, which is harmless.
+    Op op = OpCompiler.compile(decode(pc, memory));
+    page[slot(pc)] = op;
     return op;
   }
 

@@ -21,6 +21,10 @@ public final class Ctx {
   public final long[] lb = new long[64];
   public final long[] lc = new long[64];
   public final long[] ld = new long[64];
+  /** Scalar sources broadcast to every lane (low dwords 0..63, high dwords 64..127), for the VALU fast path. */
+  public final int[] sa = new int[128];
+  public final int[] sb = new int[128];
+  public final int[] sc = new int[128];
   /** Per-lane addresses of memory operations. */
   public final long[] addr = new long[64];
   /** Small scratch for memory data of several dwords per lane (up to 16 dwords × 64 lanes). */

@@ -48,6 +48,8 @@ final class FlatOps {
     private final boolean returns;
     /** The loaded data goes to LDS (gfx90a lds bit, gfx940 *_LOAD_LDS_*) rather than to VGPRs. */
     private final boolean lds;
+    /** Whole dwords loaded into VGPRs or stored from VGPRs: what the lane-vector path of the memory does. */
+    private final boolean dwordVector;
 
     Access(Instruction inst, MemoryAccess access) {
       super(inst);
@@ -67,6 +69,8 @@ final class FlatOps {
       this.returns = vdst != null;
       this.lds = access.kind() == MemoryAccess.Kind.LOAD
           && (m != null && m.lds() || inst.operation().name().contains("_LOAD_LDS_"));
+      this.dwordVector = access.bytes() == 4 && !access.d16() && !lds && (access.kind() == MemoryAccess.Kind.LOAD
+          ? vdst != null : access.kind() == MemoryAccess.Kind.STORE && data != null);
     }
 
     @Override
@@ -75,6 +79,10 @@ final class FlatOps {
       long[] address = cx.addr;
       computeAddresses(w, cx, exec, address);
       GpuMemory mem = cx.memory;
+      if (dwordVector && allGlobal(cx, exec, address)) {
+        vector(w, cx, mem, exec, address);
+        return;
+      }
       int lane = -1;
       try {
         switch (access.kind()) {
@@ -116,6 +124,60 @@ final class FlatOps {
         throw Faults.memory(w, cx, instruction, lane, f);
       }
       w.pc += size;
+    }
+
+    /** Whether every active lane addresses global memory (always for GLOBAL; by aperture for FLAT). */
+    private boolean allGlobal(Ctx cx, long exec, long[] address) {
+      if (segment == GLOBAL) return true;
+      if (segment != FLAT) return false;
+      long shared = cx.launch.sharedApertureBase();
+      long priv = cx.launch.privateApertureBase();
+      for (long m = exec; m != 0; m &= m - 1) {
+        long a = address[Long.numberOfTrailingZeros(m)];
+        if ((a - shared) >>> 32 == 0 || (a - priv) >>> 32 == 0) return false;
+      }
+      return true;
+    }
+
+    /**
+     * Whole-dword loads and stores to global memory through the memory's lane-vector path. Loaded data reaches the
+     * registers only when every lane has been loaded, as on the lane-by-lane path.
+     */
+    private void vector(Wave w, Ctx cx, GpuMemory mem, long exec, long[] address) throws DispatchException {
+      int dwords = access.dwords();
+      try {
+        if (access.kind() == MemoryAccess.Kind.LOAD) {
+          int[] out = cx.data;
+          mem.loadLanes32(address, exec, dwords, out);
+          int base = vdst.base(w);
+          int[] v = w.v;
+          if (exec == -1L) {
+            System.arraycopy(out, 0, v, base, dwords * Wave.LANES);
+          } else {
+            for (int k = 0; k < dwords; k++) {
+              int o = k * Wave.LANES;
+              for (long m = exec; m != 0; m &= m - 1) {
+                int l = Long.numberOfTrailingZeros(m);
+                v[base + o + l] = out[o + l];
+              }
+            }
+          }
+        } else {
+          mem.storeLanes32(address, exec, dwords, w.v, data.vectorBase(w));
+        }
+      } catch (GpuMemoryFault f) {
+        throw Faults.memory(w, cx, instruction, faultingLane(exec, address, 4L * dwords, f.address()), f);
+      }
+      w.pc += size;
+    }
+
+    /** The first lane whose access covers {@code faultAddress}: the one the lane-ordered accesses stopped at. */
+    private static int faultingLane(long exec, long[] address, long bytes, long faultAddress) {
+      for (long m = exec; m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        if (faultAddress - address[l] >= 0 && faultAddress - address[l] < bytes) return l;
+      }
+      return -1;
     }
 
     private void computeAddresses(Wave w, Ctx cx, long exec, long[] out) throws DispatchException {

@@ -31,11 +31,19 @@ public final class Interpreter implements WaveExecutor {
   public void run(Wave w, int budget) throws DispatchException {
     GpuMemory memory = cx.memory;
     long executed = 0;
+    // The code page being executed: the cache is consulted again only when the program counter leaves it.
+    Op[] page = null;
+    long pageNumber = -1;
     try {
       while (executed < budget && w.status == WaveStatus.RUNNING) {
         long pc = w.pc;
         if ((pc & 3) != 0) throw misaligned(w, pc);
-        Op op = code.at(pc, memory);
+        if (pc >>> CodeCache.PAGE_SHIFT != pageNumber) {
+          pageNumber = pc >>> CodeCache.PAGE_SHIFT;
+          page = code.page(pageNumber);
+        }
+        Op op = page[CodeCache.slot(pc)];
+        if (op == null) op = code.compile(page, pc, memory);
         if ((w.mode & ScalarControlOps.VSKIP) != 0 && op.vectorUnit) {
           w.pc = pc + op.size; // s_setvskip: vector instructions are skipped, not executed
         } else {

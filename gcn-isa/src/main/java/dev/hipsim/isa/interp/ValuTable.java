@@ -41,6 +41,11 @@ final class ValuTable {
     return SPECS.get(op);
   }
 
+  /** Every operation the table describes. */
+  static java.util.Set<Operation> operations() {
+    return java.util.Collections.unmodifiableSet(SPECS.keySet());
+  }
+
   private static int i(long x) {
     return (int) x;
   }

@@ -41,7 +41,7 @@ final class VectorAluOps {
     }
     ValuSpec spec = ValuTable.get(op);
     if (spec == null || spec.fn() == null) return null;
-    return new ValuOp(inst, spec);
+    return ValuKernels.of(inst, spec, new ValuOp(inst, spec));
   }
 
   /** Lanes the instruction writes: EXEC. */

@@ -38,6 +38,32 @@ public interface GpuMemory {
     read(address, dst, offset, length);
   }
 
+  /**
+   * The load of a vector memory instruction: for each lane set in {@code lanes}, in increasing lane order,
+   * {@code dwords} consecutive dwords from {@code address[lane]} into {@code out[k * 64 + lane]}. It faults as
+   * those {@link #load32} calls would, at the first that fails (lanes before it may have been loaded). The default
+   * makes exactly those calls; memories override it to translate once per page rather than once per access.
+   */
+  default void loadLanes32(long[] address, long lanes, int dwords, int[] out) throws GpuMemoryFault {
+    for (long m = lanes; m != 0; m &= m - 1) {
+      int l = Long.numberOfTrailingZeros(m);
+      for (int k = 0; k < dwords; k++) out[k * 64 + l] = load32(address[l] + 4L * k);
+    }
+  }
+
+  /**
+   * The store of a vector memory instruction: for each lane set in {@code lanes}, in increasing lane order,
+   * {@code dwords} consecutive dwords to {@code address[lane]} from {@code data[base + k * 64 + lane]} (a vector
+   * register range). Where lanes write the same bytes, the last lane's data stays, and it faults as the
+   * {@link #store32} calls in that order would. The default makes exactly those calls.
+   */
+  default void storeLanes32(long[] address, long lanes, int dwords, int[] data, int base) throws GpuMemoryFault {
+    for (long m = lanes; m != 0; m &= m - 1) {
+      int l = Long.numberOfTrailingZeros(m);
+      for (int k = 0; k < dwords; k++) store32(address[l] + 4L * k, data[base + k * 64 + l]);
+    }
+  }
+
   /** A 32-bit atomic read-modify-write at a 4-byte aligned address; returns the old value. */
   int atomic32(AtomicOp op, long address, int value, int compare) throws GpuMemoryFault;
 

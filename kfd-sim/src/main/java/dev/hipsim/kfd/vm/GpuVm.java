@@ -31,7 +31,6 @@ public final class GpuVm implements GpuMemory {
   public static final String MISALIGNED_ATOMIC = "Misaligned atomic access";
 
   private static final int TLB_BITS = 12;
-  private static final int TLB_MASK = (1 << TLB_BITS) - 1;
   private static final int OFFSET_MASK = (int) Pte.PAGE_SIZE - 1;
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(TlbEntry[].class);
 
@@ -96,10 +95,18 @@ public final class GpuVm implements GpuMemory {
     long last = (va + bytes - 1) >>> Pte.PAGE_SHIFT;
     if (last - first < tlb.length) {
       // Each page can only be cached in its own slot: look at those, not the whole TLB.
-      for (long vpn = first; vpn <= last; vpn++) drop((int) vpn & TLB_MASK, first, last);
+      for (long vpn = first; vpn <= last; vpn++) drop(slot(vpn), first, last);
     } else {
       for (int slot = 0; slot < tlb.length; slot++) drop(slot, first, last);
     }
+  }
+
+  /**
+   * The TLB slot of a virtual page: a multiplicative hash of the page number, so that pages a whole multiple of
+   * the TLB's reach apart (the same element of buffers allocated back to back) do not evict each other.
+   */
+  private static int slot(long vpn) {
+    return (int) ((vpn * 0x9E37_79B9_7F4A_7C15L) >>> (64 - TLB_BITS));
   }
 
   private void drop(int slot, long first, long last) {
@@ -125,7 +132,7 @@ public final class GpuVm implements GpuMemory {
 
   private TlbEntry entry(long address, AccessKind kind) throws GpuMemoryFault {
     long vpn = address >>> Pte.PAGE_SHIFT;
-    TlbEntry e = tlb[(int) vpn & TLB_MASK];
+    TlbEntry e = tlb[slot(vpn)];
     if (e == null || e.vpn != vpn) e = fill(address, kind);
     switch (kind) {
       case READ:
@@ -156,7 +163,7 @@ public final class GpuVm implements GpuMemory {
     if (page == null) throw new GpuMemoryFault(address, kind, GpuMemoryFault.PAGE_NOT_PRESENT);
     long vpn = address >>> Pte.PAGE_SHIFT;
     TlbEntry e = new TlbEntry(vpn, pte, page);
-    int slot = (int) vpn & TLB_MASK;
+    int slot = slot(vpn);
     SLOT.setVolatile(tlb, slot, e);
     // An unmap that raced with this walk must not leave its stale translation cached.
     if (generation.get() != gen) SLOT.compareAndSet(tlb, slot, e, null);
@@ -174,7 +181,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public byte load8(long address) throws GpuMemoryFault {
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null) {
       return (byte) (w[(int) (address >>> 3) & 511] >>> ((address & 7) << 3));
@@ -184,7 +191,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public short load16(long address) throws GpuMemoryFault {
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null && (address & 1) == 0) {
       return (short) (w[(int) (address >>> 3) & 511] >>> ((address & 6) << 3));
@@ -194,7 +201,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public int load32(long address) throws GpuMemoryFault {
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null && (address & 3) == 0) {
       return (int) (w[(int) (address >>> 3) & 511] >>> ((address & 4) << 3));
@@ -204,7 +211,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public long load64(long address) throws GpuMemoryFault {
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.readWords) != null && (address & 7) == 0) {
       return w[(int) (address >>> 3) & 511];
@@ -229,7 +236,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public void store64(long address, long value) throws GpuMemoryFault {
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.writeWords) != null && (address & 7) == 0) {
       w[(int) (address >>> 3) & 511] = value;
@@ -239,7 +246,7 @@ public final class GpuVm implements GpuMemory {
   }
 
   private void storeN(long address, long value, int size) throws GpuMemoryFault {
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.writeWords) != null
         && (address & (size - 1)) == 0) {
@@ -252,7 +259,7 @@ public final class GpuVm implements GpuMemory {
   @Override
   public int atomic32(AtomicOp op, long address, int value, int compare) throws GpuMemoryFault {
     if ((address & 3) != 0) throw new GpuMemoryFault(address, AccessKind.ATOMIC, MISALIGNED_ATOMIC);
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.atomicWords) != null) {
       return PageWords.atomic32(w, (int) address & OFFSET_MASK, op, value, compare);
@@ -263,12 +270,88 @@ public final class GpuVm implements GpuMemory {
   @Override
   public long atomic64(AtomicOp op, long address, long value, long compare) throws GpuMemoryFault {
     if ((address & 7) != 0) throw new GpuMemoryFault(address, AccessKind.ATOMIC, MISALIGNED_ATOMIC);
-    TlbEntry e = tlb[(int) (address >>> Pte.PAGE_SHIFT) & TLB_MASK];
+    TlbEntry e = tlb[slot(address >>> Pte.PAGE_SHIFT)];
     long[] w;
     if (e != null && e.vpn == address >>> Pte.PAGE_SHIFT && (w = e.atomicWords) != null) {
       return PageWords.atomic64(w, (int) address & OFFSET_MASK, op, value, compare);
     }
     return entry(address, AccessKind.ATOMIC).page.atomic64((int) address & OFFSET_MASK, op, value, compare);
+  }
+
+  // ---------------------------------------------------------------- GpuMemory: lane vectors
+
+  /** The words of a plain RAM page whose translation for {@code kind} is cached, else null (take the slow path). */
+  private long[] cachedWords(long vpn, boolean write) {
+    TlbEntry e = tlb[slot(vpn)];
+    if (e == null || e.vpn != vpn) return null;
+    return write ? e.writeWords : e.readWords;
+  }
+
+  @Override
+  public void loadLanes32(long[] address, long lanes, int dwords, int[] out) throws GpuMemoryFault {
+    long vpn = -1;
+    long[] words = null;
+    for (long m = lanes; m != 0; m &= m - 1) {
+      int l = Long.numberOfTrailingZeros(m);
+      long a = address[l];
+      for (int k = 0; k < dwords; k++, a += 4) {
+        if (a >>> Pte.PAGE_SHIFT != vpn || (a & 3) != 0) {
+          long[] page = (a & 3) == 0 ? cachedWords(a >>> Pte.PAGE_SHIFT, false) : null;
+          if (page == null) {
+            // A TLB miss (the load refills it), an unaligned access, a page that is not plain RAM, or a fault.
+            out[k * 64 + l] = load32(a);
+            continue;
+          }
+          words = page;
+          vpn = a >>> Pte.PAGE_SHIFT;
+        }
+        out[k * 64 + l] = (int) (words[(int) (a >>> 3) & 511] >>> ((a & 4) << 3));
+      }
+    }
+  }
+
+  /**
+   * Stores the lanes in order. Two dwords that fill one 64-bit word — the next dword of the same lane, or the next
+   * lane's dword when it follows in memory — become one plain 64-bit store: the word's old contents do not matter,
+   * and an atomic on either half by another wave is ordered before or after it by its compare-and-set. Only a lone
+   * dword merges into its word with a compare-and-set.
+   */
+  @Override
+  public void storeLanes32(long[] address, long lanes, int dwords, int[] data, int base) throws GpuMemoryFault {
+    long vpn = -1;
+    long[] words = null;
+    for (long m = lanes; m != 0; m &= m - 1) {
+      int l = Long.numberOfTrailingZeros(m);
+      long a = address[l];
+      for (int k = 0; k < dwords; k++, a += 4) {
+        int value = data[base + k * 64 + l];
+        if (a >>> Pte.PAGE_SHIFT != vpn || (a & 3) != 0) {
+          long[] page = (a & 3) == 0 ? cachedWords(a >>> Pte.PAGE_SHIFT, true) : null;
+          if (page == null) {
+            store32(a, value);
+            continue;
+          }
+          words = page;
+          vpn = a >>> Pte.PAGE_SHIFT;
+        }
+        int i = (int) (a >>> 3) & 511;
+        if ((a & 4) == 0) {
+          if (k + 1 < dwords) {
+            words[i] = (value & 0xffff_ffffL) | ((long) data[base + (k + 1) * 64 + l] << 32);
+            k++;
+            a += 4;
+            continue;
+          }
+          long next = m & (m - 1);
+          if (dwords == 1 && l < 63 && (next & (1L << (l + 1))) != 0) {
+            words[i] = (value & 0xffff_ffffL) | ((long) data[base + l + 1] << 32);
+            m = next; // lane l + 1 is done too
+            continue;
+          }
+        }
+        PageWords.store(words, (int) a & OFFSET_MASK, value, 4);
+      }
+    }
   }
 
   // ---------------------------------------------------------------- GpuMemory: slow paths
