@@ -343,7 +343,7 @@ public final class GpuVm implements GpuMemory {
             continue;
           }
           long next = m & (m - 1);
-          if (dwords == 1 && l < 63 && (next & (1L << (l + 1))) != 0) {
+          if (dwords == 1 && l < 63 && (next & (1L << (l + 1))) != 0 && address[l + 1] == a + 4) {
             words[i] = (value & 0xffff_ffffL) | ((long) data[base + l + 1] << 32);
             m = next; // lane l + 1 is done too
             continue;
