@@ -12,6 +12,8 @@ public final class WaveFault extends DispatchException {
     MEMORY_FAULT,
     ILLEGAL_INSTRUCTION,
     UNIMPLEMENTED_INSTRUCTION,
+    /** A resource descriptor hipsim does not model (a tiled image, an unsupported image format or type). */
+    UNSUPPORTED_RESOURCE,
     TRAP
   }
 

@@ -21,6 +21,7 @@ final class OpCompiler {
       case FLAT: case GLOBAL: case SCRATCH: op = FlatOps.compile(inst); break;
       case DS: op = LdsOps.compile(inst); break;
       case MUBUF: case MTBUF: op = BufferOps.compile(inst); break;
+      case MIMG: op = ImageOps.compile(inst); break;
       default: op = null;
     }
     return op != null ? op : new Unimplemented(inst, true);
