@@ -116,23 +116,6 @@ public final class BufferFormats {
     }
   }
 
-  /** Width in bits of component {@code c} (which the format has). */
-  public static int componentBits(int dfmt, int c) {
-    return LAYOUT[dfmt & 15][c][1];
-  }
-
-  /** Component {@code c}'s bits unconverted, zero-extended (image loads without format conversion). */
-  public static int raw(int[] words, int dfmt, int c) {
-    int[] f = LAYOUT[dfmt & 15][c];
-    return field(words, f[0], f[1]);
-  }
-
-  /** Writes the low bits of {@code v} into component {@code c} unconverted (image stores without conversion). */
-  public static void storeRaw(int[] words, int dfmt, int c, int v) {
-    int[] f = LAYOUT[dfmt & 15][c];
-    setField(words, f[0], f[1], v);
-  }
-
   /** Writes register value {@code v} into component {@code c} of an element. */
   public static void store(int[] words, int dfmt, int nfmt, int c, int v) {
     int[] f = LAYOUT[dfmt & 15][c];
@@ -146,7 +129,8 @@ public final class BufferFormats {
     long smax = max >>> 1;
     switch (nfmt) {
       case NFMT_UNORM:
-        return x != x ? 0 : (int) Math.rint(Math.max(0.0, Math.min(1.0, x)) * max);
+        // Through long: a 32-bit UNORM value above 2^31 must keep its bits, not saturate as an int cast would.
+        return x != x ? 0 : (int) (long) Math.rint(Math.max(0.0, Math.min(1.0, x)) * max);
       case NFMT_SNORM: case NFMT_SNORM_OGL:
         return x != x ? 0 : (int) (long) Math.rint(Math.max(-1.0, Math.min(1.0, x)) * smax);
       case NFMT_USCALED:

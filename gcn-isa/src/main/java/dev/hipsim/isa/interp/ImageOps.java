@@ -190,7 +190,13 @@ final class ImageOps {
     return sel == 1 ? (floatOne ? 0x3f80_0000 : 1) : 0;
   }
 
-  /** image_load*, image_store*: typed, or raw with _pck (sign-extended with _sgn), at level 0 (or a mip). */
+  /**
+   * image_load*, image_store*: typed (the resource's DATA_FORMAT and NUM_FORMAT, converted as {@link
+   * BufferFormats} converts MUBUF format accesses), or with _pck without conversion: the guide says only "without
+   * format conversion; 8- and 16-bit elements are (not) sign-extended"; hipsim reads that as the texel's raw dwords,
+   * dmask component c being texel dword c (0 past the texel; an 8- or 16-bit texel zero- or, with _sgn,
+   * sign-extended) and no DST_SEL, the packed layout the name suggests.
+   */
   static final class Access extends ImageAccess {
     private final boolean load;
     private final boolean mip;
@@ -228,18 +234,16 @@ final class ImageOps {
               t[8] = t[9] = t[10] = t[11] = 0;
             } else {
               readTexel(mem, a, bytes, t, 0);
-              for (int c = 0; c < 4; c++) {
-                if (c >= comps) {
-                  t[4 + c] = packed ? (c == 3 ? 1 : 0) : BufferFormats.missing(nf, c);
-                } else if (packed) {
-                  int raw = BufferFormats.raw(t, df, c);
-                  int bits = BufferFormats.componentBits(df, c);
-                  t[4 + c] = signed && bits < 32 ? raw << (32 - bits) >> (32 - bits) : raw;
-                } else {
-                  t[4 + c] = BufferFormats.load(t, df, nf, c);
+              if (packed) {
+                // Raw texel dwords; a texel narrower than a dword is zero- or sign-extended (_sgn).
+                if (signed && bytes < 4) t[0] = t[0] << (32 - 8 * bytes) >> (32 - 8 * bytes);
+                for (int c = 0; c < 4; c++) t[8 + c] = t[c];
+              } else {
+                for (int c = 0; c < 4; c++) {
+                  t[4 + c] = c < comps ? BufferFormats.load(t, df, nf, c) : BufferFormats.missing(nf, c);
                 }
+                for (int c = 0; c < 4; c++) t[8 + c] = swizzle(d.dstSel(), c, t, 4, floats);
               }
-              for (int c = 0; c < 4; c++) t[8 + c] = swizzle(d.dstSel(), c, t, 4, floats);
             }
             writeComponents(w, lane, t, 8, floats);
           } else if (a >= 0) {
@@ -248,9 +252,8 @@ final class ImageOps {
             for (int c = 0; c < 4; c++) {
               if ((dmask & (1 << c)) == 0) continue;
               int value = storedComponent(w, k++, lane, floats, nf);
-              if (c >= comps) continue;
-              if (packed) BufferFormats.storeRaw(t, df, c, value);
-              else BufferFormats.store(t, df, nf, c, value);
+              if (packed) t[c] = value; // raw texel dword c (dwords past the texel are not written)
+              else if (c < comps) BufferFormats.store(t, df, nf, c, value);
             }
             writeTexel(mem, a, bytes, t);
           }

@@ -24,9 +24,9 @@ import dev.hipsim.isa.mem.GpuMemoryFault;
  * half the border enters a filtered value. Integer formats are point-sampled.
  *
  * <p>Precision: point sampling is exact (f32 texel-space coordinates, texels converted as the loads convert them).
- * Bilinear filtering is computed in f32 with exact f32 fractions, while the hardware quantises the weights to a few
- * fractional bits (8 on GCN); values may differ from an MI210's by up to about 2^-8 of the span of the filtered
- * texels (plus f32 rounding).
+ * Bilinear filtering is computed in f32 (the fraction of the f32 position {@code u - 0.5}, weights and sums in
+ * f32), while the hardware quantises the weights to a few fractional bits (8 on GCN); values may differ from an
+ * MI210's by up to about 2^-8 of the span of the filtered texels (plus f32 rounding).
  */
 final class ImageSampler extends ImageOps.ImageAccess {
   private final int ssamp;

@@ -73,6 +73,13 @@ final class Coverage {
     return null;
   }
 
+  /** What "executes" means for gfx90a's image instructions: limits and precision (see ImageOps, ImageSampler). */
+  static final String IMAGE_NOTE = "\nThe MIMG (image) instructions execute on LINEAR images at mip level 0 (other "
+      + "tilings, mip levels past 0,\nmultisampled images, cube sampling and border colours from the border colour "
+      + "register table stop the\ndispatch with `UNSUPPORTED_RESOURCE`). `image_sample` samples level 0 (LOD 0): "
+      + "point sampling is exact;\nbilinear filtering is computed in f32 and may differ from the hardware's "
+      + "fixed-point weights by about\n2^-8 of the span of the filtered texels.\n";
+
   static String render() {
     StringBuilder sb = new StringBuilder();
     sb.append("# Interpreter coverage\n\n");
@@ -110,6 +117,7 @@ final class Coverage {
       List<Row> missing = all.get(t).stream().filter(r -> !r.executes()).toList();
       if (missing.isEmpty()) {
         sb.append("Every encoding executes.\n");
+        if (t == Target.GFX90A) sb.append(IMAGE_NOTE);
       } else {
         sb.append("Not executing:\n\n");
         for (Row r : missing) {
