@@ -61,7 +61,6 @@ final class ImageSampler extends ImageOps.ImageAccess {
     int sliceAt = d.sliceCoordinate();
     boolean is3d = type == ImageDescriptor.TYPE_3D;
     int[] t = cx.data; // [0..3] texel words, [4..7] texel components, [8..11] output channels
-    float[] acc = new float[4];
     GpuMemory mem = cx.memory;
     int lane = -1;
     try {
@@ -97,7 +96,10 @@ final class ImageSampler extends ImageOps.ImageAccess {
           float fr = r - 0.5f;
           long z0 = filterZ ? floor(fr) : is3d ? floor(r) : slice;
           float fz = filterZ ? fr - z0 : 0;
-          acc[0] = acc[1] = acc[2] = acc[3] = 0;
+          float a0 = 0;
+          float a1 = 0;
+          float a2 = 0;
+          float a3 = 0;
           for (int k = 0; k < (filterZ ? 2 : 1); k++) {
             long z = is3d ? wrap(z0 + k, depth, s.clampZ()) : slice;
             float wz = filterZ ? (k == 0 ? 1 - fz : fz) : 1;
@@ -109,11 +111,17 @@ final class ImageSampler extends ImageOps.ImageAccess {
                 float wx = i == 0 ? 1 - fx : fx;
                 fetch(mem, d, s, x, y, z, t);
                 float weight = wz * (wy * wx);
-                for (int c = 0; c < 4; c++) acc[c] += weight * Float.intBitsToFloat(t[4 + c]);
+                a0 += weight * Float.intBitsToFloat(t[4]);
+                a1 += weight * Float.intBitsToFloat(t[5]);
+                a2 += weight * Float.intBitsToFloat(t[6]);
+                a3 += weight * Float.intBitsToFloat(t[7]);
               }
             }
           }
-          for (int c = 0; c < 4; c++) t[4 + c] = Float.floatToRawIntBits(acc[c]);
+          t[4] = Float.floatToRawIntBits(a0);
+          t[5] = Float.floatToRawIntBits(a1);
+          t[6] = Float.floatToRawIntBits(a2);
+          t[7] = Float.floatToRawIntBits(a3);
           for (int c = 0; c < 4; c++) t[8 + c] = ImageOps.swizzle(d.dstSel(), c, t, 4, true);
         }
         writeComponents(w, lane, t, 8, !ints);
