@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Whole dispatches through the HSA runtime and the device's shader engine (AQL packet, kernel descriptor, scratch
- * and LDS setup, the interpreter on one worker thread): hipcc's -O2 vector_add over 2^16 elements (1024 waves of
+ * and LDS setup, the interpreter on {@code threads} worker threads, one by default): hipcc's -O2 vector_add over 2^16 elements (1024 waves of
  * VALU and global memory), reduce_atomic's block reduction (LDS, barriers, atomics) and hipbench's tiled 128³ sgemm
  * (LDS-bound inner loop). With no debugger attached
  * this is the path the debugger must not slow down; {@code debugged} runs the same dispatch under the debugger's
@@ -51,6 +51,10 @@ public class DispatchBench {
   @Param({"vector_add", "reduce_atomic", "sgemm"})
   public String kernel;
 
+  /** Worker threads running the dispatch's workgroups (HIPSIM_THREADS): 1 and 2 give the scaling on 2 cores. */
+  @Param({"1"})
+  public String threads;
+
   Machine machine;
   ExecutableSymbol.Kernel symbol;
   byte[] kernarg;
@@ -58,7 +62,7 @@ public class DispatchBench {
 
   @Setup(Level.Trial)
   public void start() throws Exception {
-    machine = Machine.create(DeviceModel.MI210, Map.of(Machine.THREADS_VARIABLE, "1"));
+    machine = Machine.create(DeviceModel.MI210, Map.of(Machine.THREADS_VARIABLE, threads));
     String mangled = switch (kernel) {
       case "vector_add" -> "_Z4vaddPKfS0_Pfi";
       case "reduce_atomic" -> "_Z6reducePKiiPiS1_Py";

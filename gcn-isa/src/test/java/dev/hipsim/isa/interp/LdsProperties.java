@@ -235,6 +235,17 @@ class LdsProperties {
       m.w.setExec(1);
       assertThatThrownBy(() -> m.run(Enc.of(t, Format.DS, Operation.DS_READ_B32).ds(0, 0, 0, 0, 0).vdst(1)))
           .isInstanceOf(WaveFault.class).hasMessageContaining("LDS");
+      // The last lane's 8 bytes straddle the end: the fault names that lane and leaves the LDS as the lanes
+      // before it wrote it.
+      m.w.setExec(0b11);
+      m.setV(0, 0, 240);
+      m.setV(0, 1, 252);
+      m.setV(2, 0, 0x1111);
+      m.setV(3, 0, 0x2222);
+      assertThatThrownBy(() -> m.run(Enc.of(t, Format.DS, Operation.DS_WRITE_B64).ds(0, 2, 0, 0, 0)))
+          .isInstanceOf(WaveFault.class).hasMessageContaining("LDS").hasMessageContaining("lane 1");
+      assertThat(m.group.lds().load32(240)).isEqualTo(0x1111);
+      assertThat(m.group.lds().load32(244)).isEqualTo(0x2222);
     }
   }
 }

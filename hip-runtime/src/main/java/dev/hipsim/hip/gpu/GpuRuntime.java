@@ -115,19 +115,26 @@ public final class GpuRuntime {
   }
 
   /** The simulated machine, built on the first call that needs it. */
+  /** Why the machine could not be built, once that has happened (it is not retried). */
+  private String startFailure;
+
   public Machine machine() throws HipException {
     Machine m = machine;
     if (m == null) {
       synchronized (this) {
         m = machine;
         if (m == null) {
+          if (startFailure != null) throw new HipException(HipError.NOT_INITIALIZED, startFailure);
           try {
             m = Machine.create(model, env);
             java.util.function.Consumer<Machine> hook = onStart;
             if (hook != null) hook.accept(m);
           } catch (HsaException e) {
-            throw new HipException(HipError.NOT_INITIALIZED, "the simulated " + model.name() + " did not start: "
-                + e.getMessage());
+            // Said once on stderr: the program itself only sees hipErrorNotInitialized.
+            String why = "the simulated " + model.name() + " did not start: " + e.getMessage();
+            diagnostics.line("hipsim: " + why);
+            startFailure = why;
+            throw new HipException(HipError.NOT_INITIALIZED, why);
           }
           services = new DeviceServices(m, (toStderr, text) -> {
             if (toStderr) {

@@ -3,6 +3,7 @@ package dev.hipsim.hip.gpu;
 import dev.hipsim.hip.device.DeviceModel;
 import dev.hipsim.hsa.GpuAgent;
 import dev.hipsim.hsa.HsaException;
+import dev.hipsim.hsa.HsaStatus;
 import dev.hipsim.hsa.HsaRuntime;
 import dev.hipsim.hsa.queue.HsaQueue;
 import dev.hipsim.isa.exec.DispatchOptions;
@@ -55,13 +56,30 @@ public final class Machine implements AutoCloseable {
     return new Machine(model, env);
   }
 
-  static DispatchOptions options(Map<String, String> env) {
+  static DispatchOptions options(Map<String, String> env) throws HsaException {
     DispatchOptions o = DispatchOptions.defaults();
-    String threads = env.getOrDefault(THREADS_VARIABLE, "");
-    if (!threads.isBlank()) o = o.withThreads(Math.max(1, Integer.parseInt(threads.trim())));
-    String watchdog = env.getOrDefault(WATCHDOG_VARIABLE, "");
-    if (!watchdog.isBlank()) o = o.withTimeLimit((long) (Double.parseDouble(watchdog.trim()) * 1e9));
+    String threads = env.getOrDefault(THREADS_VARIABLE, "").trim();
+    if (!threads.isEmpty()) o = o.withThreads((int) number(THREADS_VARIABLE, threads, 1, 4096, true));
+    String watchdog = env.getOrDefault(WATCHDOG_VARIABLE, "").trim();
+    if (!watchdog.isEmpty()) o = o.withTimeLimit((long) (number(WATCHDOG_VARIABLE, watchdog, 0, 1e9, false) * 1e9));
     return o;
+  }
+
+  /** A setting's value from the environment, or an error naming the variable and what it accepts. */
+  private static double number(String variable, String text, double min, double max, boolean integer)
+      throws HsaException {
+    double v;
+    try {
+      v = integer ? Integer.parseInt(text) : Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      v = Double.NaN;
+    }
+    if (!(v >= min && v <= max)) {
+      String range = integer ? (long) min + " to " + (long) max : min + " to " + max;
+      throw new HsaException(HsaStatus.INVALID_ARGUMENT, variable + "=" + text + ": expected "
+          + (integer ? "a whole number" : "a number") + " from " + range);
+    }
+    return v;
   }
 
   public DeviceModel model() {
