@@ -12,6 +12,7 @@ import dev.hipsim.isa.exec.DispatchStats;
 import dev.hipsim.isa.exec.KernelLaunch;
 import dev.hipsim.isa.interp.CodeCache;
 import dev.hipsim.isa.interp.Interpreter;
+import dev.hipsim.isa.interp.Preload;
 import dev.hipsim.isa.mem.GpuMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 import dev.hipsim.kfd.KfdDevice;
@@ -75,6 +76,8 @@ public final class ShaderEngine implements AqlPacketConsumer {
   public static ShaderEngine attach(KfdDevice device) {
     ShaderEngine engine = new ShaderEngine(device);
     device.setPacketConsumer(engine);
+    // The device is up: ready the decoder's and interpreter's tables while the program prepares its first launch.
+    Preload.startInBackground(engine.target);
     return engine;
   }
 
