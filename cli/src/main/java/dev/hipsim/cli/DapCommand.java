@@ -41,7 +41,7 @@ final class DapCommand implements Callable<Integer> {
     Object device = args.get("device");
     Map<String, String> env;
     try {
-      env = DebugCommand.programEnvironment(spec, device == null ? null : String.valueOf(device));
+      env = RunCommand.programEnvironment(spec, device == null ? null : String.valueOf(device), command.get(0), false);
     } catch (InputException | RuntimeException e) {
       throw new IOException(e.getMessage());
     }

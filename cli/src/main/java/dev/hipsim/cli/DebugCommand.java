@@ -38,8 +38,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "debug", mixinStandardHelpOptions = true,
     description = "Debug the kernels of an unmodified HIP program: breakpoints, steps, every lane of every register.")
 final class DebugCommand implements Callable<Integer> {
-  @Option(names = "--device", paramLabel = "gfx90a|gfx942",
-      description = "Simulated GPU: gfx90a (AMD Instinct MI210, the default) or gfx942 (AMD Instinct MI300X).")
+  @Option(names = "--device", paramLabel = "gfx90a|gfx940|gfx942",
+      description = "Simulated GPU: gfx90a (AMD Instinct MI210), gfx940 (AMD Instinct MI300A) or gfx942 (AMD "
+          + "Instinct MI300X). Default: one the program has code for, gfx90a first.")
   String device;
 
   @Option(names = "--source-dir", paramLabel = "DIR",
@@ -56,7 +57,7 @@ final class DebugCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Map<String, String> env = programEnvironment(spec, device);
+    Map<String, String> env = RunCommand.programEnvironment(spec, device, program, false);
     boolean terminal = System.console() != null;
     List<String> command = new ArrayList<>();
     // In a terminal the program runs in a session of its own, so that Ctrl-C pauses it instead of killing it.
@@ -105,24 +106,5 @@ final class DebugCommand implements Callable<Integer> {
     all.add(new ArgumentCompleter(new StringsCompleter("break", "delete", "run", "continue", "stepi", "next", "step",
         "finish", "wave", "lane", "list", "help", "quit"), NullCompleter.INSTANCE));
     return new AggregateCompleter(all);
-  }
-
-  /** The environment of a debugged program: what {@code hipsim run} sets, checked the same way. */
-  static Map<String, String> programEnvironment(CommandSpec spec, String device) throws InputException {
-    if (device != null) {
-      try {
-        DeviceModel.forName(device);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--device: " + e.getMessage());
-      }
-    }
-    Path home = RunCommand.hipsimHome();
-    Path nativeDir = home.resolve(RunCommand.NATIVE_DIR);
-    if (!Files.isRegularFile(nativeDir.resolve("libamdhip64.so.5"))) {
-      throw new InputException("the HIP runtime library is not built (" + nativeDir.resolve("libamdhip64.so.5")
-          + " is missing; build hipsim with a C compiler installed: mvn -B -q package -DskipTests)");
-    }
-    return RunCommand.environment(System.getenv(), home, nativeDir, device, false,
-        System.getProperty("java.class.path"), System.getProperty("java.home"));
   }
 }

@@ -52,6 +52,29 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Map<String, String> env = programEnvironment(spec, device, program, stats);
+    List<String> command = new ArrayList<>();
+    command.add(program);
+    command.addAll(arguments);
+    ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+    pb.environment().putAll(env);
+    Process process;
+    try {
+      process = pb.start();
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("hipsim: cannot run " + program + ": " + e.getMessage());
+      return CANNOT_RUN;
+    }
+    return process.waitFor();
+  }
+
+  /**
+   * What {@code hipsim run}, {@code hipsim debug} and {@code hipsim dap} add to a program's environment, after
+   * checking the device name and that the HIP runtime library is built. Without a device (and no HIPSIM_DEVICE),
+   * the device is chosen from the code objects {@code program} carries, gfx90a first.
+   */
+  static Map<String, String> programEnvironment(CommandSpec spec, String device, String program, boolean stats)
+      throws InputException {
     if (device != null) {
       try {
         DeviceModel.forName(device);
@@ -69,20 +92,8 @@ final class RunCommand implements Callable<Integer> {
     if (chosen == null && System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank()) {
       chosen = DeviceSelection.choose(Paths.get(program)).map(DeviceModel::target).orElse(null);
     }
-    List<String> command = new ArrayList<>();
-    command.add(program);
-    command.addAll(arguments);
-    ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
-    pb.environment().putAll(environment(System.getenv(), home, nativeDir, chosen, stats,
-        System.getProperty("java.class.path"), System.getProperty("java.home")));
-    Process process;
-    try {
-      process = pb.start();
-    } catch (IOException e) {
-      spec.commandLine().getErr().println("hipsim: cannot run " + program + ": " + e.getMessage());
-      return CANNOT_RUN;
-    }
-    return process.waitFor();
+    return environment(System.getenv(), home, nativeDir, chosen, stats, System.getProperty("java.class.path"),
+        System.getProperty("java.home"));
   }
 
   /**

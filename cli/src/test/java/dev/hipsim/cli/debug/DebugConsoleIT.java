@@ -117,6 +117,17 @@ class DebugConsoleIT {
     assertThat(out).contains(String.format("global:0x%x:\t2.25\n", Long.parseUnsignedLong(address.group(1), 16)));
   }
 
+  /** Without --device the debugger picks the GPU the program has code for, as hipsim run does (here an MI300X). */
+  @Test
+  void debugsAProgramBuiltOnlyForGfx942WithoutBeingToldTheDevice() throws Exception {
+    PackagedHipsim.Result r = debug("gfx942-v6-ccob3", "break vadd\nrun\nprint v0[5]\ndelete 1\ncontinue\n");
+    assertThat(r.stdout()).as(r.toString())
+        .contains("Breakpoint 1, wave 0 in vadd+0x0\n")
+        .contains("v0[5] = 0x00000005 (5)\n")
+        .endsWith("PASSED\n[program exited normally]\n");
+    assertThat(r.exit()).isZero();
+  }
+
   @Test
   void reportsMistakesAndGoesOn() throws Exception {
     PackagedHipsim.Result r = debug("gfx90a-v4", "print v0\nbreak\nfrobnicate\nbreak *zz\ncatch launch\nrun\n"
