@@ -52,7 +52,13 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Map<String, String> env = programEnvironment(spec, device, program, stats);
+    Map<String, String> env;
+    try {
+      env = programEnvironment(spec, device, program, stats);
+    } catch (ProgramCheck.CannotRun e) {
+      spec.commandLine().getErr().println("hipsim: " + e.getMessage());
+      return CANNOT_RUN;
+    }
     List<String> command = new ArrayList<>();
     command.add(program);
     command.addAll(arguments);
@@ -75,6 +81,7 @@ final class RunCommand implements Callable<Integer> {
    */
   static Map<String, String> programEnvironment(CommandSpec spec, String device, String program, boolean stats)
       throws InputException {
+    ProgramCheck.check(program);
     if (device != null) {
       try {
         DeviceModel.forName(device);

@@ -10,10 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunCommandTest {
   private static final Path HOME = Corpus.root().getParent();
@@ -142,6 +144,29 @@ class RunCommandTest {
     Result r = hipsim("run", "--", "/nonexistent/program");
     assertThat(r.exit()).isEqualTo(RunCommand.CANNOT_RUN);
     assertThat(r.stderr()).startsWith("hipsim: cannot run /nonexistent/program: ");
+  }
+
+  /** A damaged executable is named with what is wrong, instead of crashing the dynamic loader (status 139). */
+  @Test
+  void checksTheProgramBeforeStartingIt(@TempDir Path dir) throws Exception {
+    assumeNativeLibraryBuilt();
+    byte[] whole = Files.readAllBytes(Corpus.root().resolve("gfx90a-v4/vector_add"));
+    Path truncated = dir.resolve("truncated");
+    Files.write(truncated, Arrays.copyOf(whole, 3000));
+    assertThat(truncated.toFile().setExecutable(true)).isTrue();
+    Result r = hipsim("run", "--", truncated.toString());
+    assertThat(r.exit()).isEqualTo(RunCommand.CANNOT_RUN);
+    assertThat(r.stderr()).startsWith("hipsim: cannot run " + truncated + ": not a valid ELF file: ")
+        .contains("does not fit");
+    Result directory = hipsim("run", "--", dir.toString());
+    assertThat(directory.stderr()).isEqualTo("hipsim: cannot run " + dir + ": is a directory\n");
+    Path script = dir.resolve("script");
+    Files.writeString(script, "#!/bin/sh\nexit 3\n");
+    Result notExecutable = hipsim("run", "--", script.toString());
+    assertThat(notExecutable.stderr()).isEqualTo("hipsim: cannot run " + script + ": not executable\n");
+    // Anything that is not ELF is left to the system: a script runs and its status comes back.
+    assertThat(script.toFile().setExecutable(true)).isTrue();
+    assertThat(hipsim("run", "--", script.toString()).exit()).isEqualTo(3);
   }
 
   @Test
