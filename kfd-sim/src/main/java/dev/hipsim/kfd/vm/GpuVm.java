@@ -289,6 +289,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public void loadLanes32(long[] address, long lanes, int dwords, int[] out) throws GpuMemoryFault {
+    if (lanes == -1L && loadOnePage(address, dwords, out)) return;
     long vpn = -1;
     long[] words = null;
     for (long m = lanes; m != 0; m &= m - 1) {
@@ -308,6 +309,38 @@ public final class GpuVm implements GpuMemory {
         out[k * 64 + l] = (int) (words[(int) (a >>> 3) & 511] >>> ((a & 4) << 3));
       }
     }
+  }
+
+  /**
+   * The common case of a load by all 64 lanes: every access aligned and inside one page whose translation is
+   * cached. Loads dword by dword across the lanes (sequential stores, no per-lane page test); returns false, having
+   * loaded nothing, when the case does not apply.
+   */
+  private boolean loadOnePage(long[] address, int dwords, int[] out) {
+    long lo = address[0];
+    long hi = lo;
+    long misaligned = 0;
+    for (int l = 1; l < 64; l++) {
+      long a = address[l];
+      lo = Math.min(lo, a);
+      hi = Math.max(hi, a);
+      misaligned |= a;
+    }
+    if ((misaligned & 3) != 0 || (lo & 3) != 0 || lo >>> Pte.PAGE_SHIFT != (hi + 4L * dwords - 1) >>> Pte.PAGE_SHIFT
+        || hi + 4L * dwords - 1 < lo) {
+      return false;
+    }
+    long[] words = cachedWords(lo >>> Pte.PAGE_SHIFT, false);
+    if (words == null) return false;
+    for (int k = 0; k < dwords; k++) {
+      int o = k * 64;
+      long d = 4L * k;
+      for (int l = 0; l < 64; l++) {
+        long a = address[l] + d;
+        out[o + l] = (int) (words[(int) (a >>> 3) & 511] >>> ((a & 4) << 3));
+      }
+    }
+    return true;
   }
 
   /**
