@@ -96,6 +96,10 @@ final class LdsOps {
       Lds lds = w.group.lds();
       int base = dst.base(w);
       int[] v = w.v;
+      if (bytes == 4 && !two) {
+        readDwords(w, cx, lds, base, v);
+        return;
+      }
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
         if (two) {
@@ -116,6 +120,22 @@ final class LdsOps {
           int a = at(w, cx, l, offset0, 4 * dwords);
           for (int k = 0; k < dwords; k++) v[base + k * Wave.LANES + l] = lds.load32(a + 4 * k);
         }
+      }
+      w.pc += size;
+    }
+
+    /**
+     * ds_read_b32 … ds_read_b128, what tiled kernels live on: the address register, the bound and the offset are
+     * read once rather than per lane. A lane out of bounds is reported by {@link #at}, as on the general path.
+     */
+    private void readDwords(Wave w, Ctx cx, Lds lds, int base, int[] v) throws DispatchException {
+      int ab = addr.vectorBase(w);
+      long last = (long) lds.size() - 4L * dwords;
+      for (long m = w.exec(); m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        long a = (v[ab + l] & 0xffff_ffffL) + offset0;
+        if (a > last) a = at(w, cx, l, offset0, 4 * dwords); // throws
+        for (int k = 0; k < dwords; k++) v[base + k * Wave.LANES + l] = lds.load32((int) a + 4 * k);
       }
       w.pc += size;
     }
@@ -145,6 +165,10 @@ final class LdsOps {
     @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       Lds lds = w.group.lds();
+      if (bytes == 4 && !two) {
+        writeDwords(w, cx, lds);
+        return;
+      }
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
         if (two) {
@@ -164,6 +188,21 @@ final class LdsOps {
           int a = at(w, cx, l, offset0, 4 * dwords);
           for (int k = 0; k < dwords; k++) lds.store32(a + 4 * k, data0.vectorDword(w, k, l));
         }
+      }
+      w.pc += size;
+    }
+
+    /** ds_write_b32 … ds_write_b128 with the per-lane work reduced to the address, the bound test and the stores. */
+    private void writeDwords(Wave w, Ctx cx, Lds lds) throws DispatchException {
+      int[] v = w.v;
+      int ab = addr.vectorBase(w);
+      int db = data0.vectorBase(w);
+      long last = (long) lds.size() - 4L * dwords;
+      for (long m = w.exec(); m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        long a = (v[ab + l] & 0xffff_ffffL) + offset0;
+        if (a > last) a = at(w, cx, l, offset0, 4 * dwords); // throws
+        for (int k = 0; k < dwords; k++) lds.store32((int) a + 4 * k, v[db + k * Wave.LANES + l]);
       }
       w.pc += size;
     }
