@@ -6,7 +6,6 @@ import dev.hipsim.bundle.FatBinaryFile;
 import dev.hipsim.bundle.OffloadBundle;
 import dev.hipsim.bundle.offload.OffloadBinary;
 import dev.hipsim.bundle.offload.OffloadImage;
-import dev.hipsim.bundle.target.EntryIdFormatException;
 import dev.hipsim.bundle.target.NoCompatibleEntryException;
 import dev.hipsim.bundle.target.TargetId;
 import dev.hipsim.bundle.target.TargetMatcher;
@@ -59,14 +58,7 @@ final class DisasmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InputException {
-    TargetId device = null;
-    if (target != null) {
-      try {
-        device = TargetId.parseDevice(target);
-      } catch (EntryIdFormatException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--target: " + e.getMessage());
-      }
-    }
+    TargetId device = TargetOption.device(spec, target);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     int listed = 0;

@@ -7,7 +7,6 @@ import dev.hipsim.bundle.OffloadBundle;
 import dev.hipsim.bundle.metadata.CodeObjectInfo;
 import dev.hipsim.bundle.offload.OffloadBinary;
 import dev.hipsim.bundle.offload.OffloadImage;
-import dev.hipsim.bundle.target.EntryIdFormatException;
 import dev.hipsim.bundle.target.NoCompatibleEntryException;
 import dev.hipsim.bundle.target.TargetId;
 import dev.hipsim.bundle.target.TargetMatcher;
@@ -55,14 +54,7 @@ final class ExtractCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InputException {
-    TargetId device = null;
-    if (target != null) {
-      try {
-        device = TargetId.parseDevice(target);
-      } catch (EntryIdFormatException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--target: " + e.getMessage());
-      }
-    }
+    TargetId device = TargetOption.device(spec, target);
     PrintWriter out = spec.commandLine().getOut();
     String base = file.getFileName() == null ? "out" : file.getFileName().toString();
     Set<String> written = new HashSet<>();

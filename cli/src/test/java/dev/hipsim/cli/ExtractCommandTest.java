@@ -88,6 +88,18 @@ class ExtractCommandTest {
     assertThat(r.err()).startsWith("hipsim: " + empty + ": at file offset 0x0:").hasLineCount(1);
   }
 
+  /** A --target that is not a device's target ID is a usage error (status 2) naming the option, for both commands. */
+  @Test
+  void badTargetIsAUsageError(@TempDir Path dir) throws Exception {
+    String binary = Corpus.root().resolve("gfx90a-v4/vector_add").toString();
+    List<Cli> runs = List.of(Cli.run("extract", "--target", "gfx90a:xnack", binary, "-o", dir.toString()),
+        Cli.run("disasm", "--target", "gfx90a:xnack", binary));
+    for (Cli r : runs) {
+      assertThat(r.status()).as(r.err()).isEqualTo(2);
+      assertThat(r.err()).startsWith("--target: ");
+    }
+  }
+
   static String sha256(byte[] b) throws Exception {
     return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
   }
