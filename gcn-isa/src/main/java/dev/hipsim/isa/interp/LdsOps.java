@@ -110,15 +110,12 @@ final class LdsOps {
             v[base + k * Wave.LANES + l] = lds.load32(a0 + 4 * k);
             v[base + (per + k) * Wave.LANES + l] = lds.load32(a1 + 4 * k);
           }
-        } else if (bytes < 4) {
+        } else { // a byte or a short
           int a = at(w, cx, l, offset0, bytes);
           int raw = bytes == 1 ? lds.load8(a) : lds.load16(a);
           int value = bytes == 1 ? (signed ? (byte) raw : raw & 0xff) : (signed ? (short) raw : raw & 0xffff);
           int old = v[base + l];
           v[base + l] = !d16 ? value : d16High ? (old & 0xffff) | (value << 16) : (old & 0xffff0000) | (value & 0xffff);
-        } else {
-          int a = at(w, cx, l, offset0, 4 * dwords);
-          for (int k = 0; k < dwords; k++) v[base + k * Wave.LANES + l] = lds.load32(a + 4 * k);
         }
       }
       w.pc += size;
@@ -178,15 +175,12 @@ final class LdsOps {
             lds.store32(a0 + 4 * k, data0.vectorDword(w, k, l));
             lds.store32(a1 + 4 * k, data1.vectorDword(w, k, l));
           }
-        } else if (bytes < 4) {
+        } else { // a byte or a short
           int a = at(w, cx, l, offset0, bytes);
           int value = data0.vectorDword(w, 0, l);
           if (high) value >>>= 16;
           if (bytes == 1) lds.store8(a, value);
           else lds.store16(a, value);
-        } else {
-          int a = at(w, cx, l, offset0, 4 * dwords);
-          for (int k = 0; k < dwords; k++) lds.store32(a + 4 * k, data0.vectorDword(w, k, l));
         }
       }
       w.pc += size;
