@@ -89,20 +89,8 @@ final class DebugDispatch implements DispatchView, WatchSink {
   }
 
   DispatchStats run() throws DispatchException {
-    if (launch.groupSegmentSize() > ldsCapacity) {
-      throw new DispatchException("kernel " + launch.kernelName() + " needs " + launch.groupSegmentSize()
-          + " bytes of LDS per workgroup; the device has " + ldsCapacity);
-    }
-    residentLimit = maxResident;
-    if (launch.scratchPerLane() > 0) {
-      long groupsFit = launch.scratchWaveSlots() / wavesPerGroup;
-      if (groupsFit < 1) {
-        throw new DispatchException("kernel " + launch.kernelName() + " needs scratch for " + wavesPerGroup
-            + " waves of " + launch.scratchPerWave() + " bytes; the queue's scratch backing holds "
-            + launch.scratchWaveSlots() + " wave(s)");
-      }
-      residentLimit = (int) Math.max(1, Math.min(residentLimit, groupsFit));
-    }
+    launch.checkFitsLds(ldsCapacity);
+    residentLimit = (int) Math.max(1, Math.min(maxResident, launch.workgroupsScratchHolds()));
     slotTaken = new boolean[residentLimit];
     entryPending = debugger.stopAtLaunch();
     long total = geometry.workgroupCount();
@@ -401,13 +389,10 @@ final class DebugDispatch implements DispatchView, WatchSink {
   private void admit(long index) throws DispatchException {
     Workgroup g = spare.isEmpty() ? new Workgroup(wavesPerGroup, new WatchedLds(ldsCapacity, this))
         : spare.remove(spare.size() - 1);
-    int x = (int) (index % geometry.workgroupsX());
-    int y = (int) ((index / geometry.workgroupsX()) % geometry.workgroupsY());
-    int z = (int) (index / ((long) geometry.workgroupsX() * geometry.workgroupsY()));
     int slot = 0;
     while (slotTaken[slot]) slot++;
     slotTaken[slot] = true;
-    g.place(index, x, y, z, geometry.wavesIn(x, y, z), slot);
+    g.place(index, geometry, slot);
     g.lds().reset(launch.groupSegmentSize());
     for (int i = 0; i < g.waveCount(); i++) {
       reported.remove(g.wave(i));

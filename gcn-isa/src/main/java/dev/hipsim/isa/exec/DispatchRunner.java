@@ -48,25 +48,14 @@ public final class DispatchRunner {
 
   /** Runs every workgroup; returns the statistics or throws the first failure of any wave. */
   public DispatchStats run() throws DispatchException {
-    if (launch.groupSegmentSize() > ldsCapacity) {
-      throw new DispatchException("kernel " + launch.kernelName() + " needs " + launch.groupSegmentSize()
-          + " bytes of LDS per workgroup; the device has " + ldsCapacity);
-    }
-    int wavesPerGroup = launch.geometry().wavesPerFullWorkgroup();
+    launch.checkFitsLds(ldsCapacity);
     int threads = (int) Math.max(1, Math.min(options.threads(), launch.geometry().workgroupCount()));
     int resident = options.maxResidentWorkgroups();
-    if (launch.scratchPerLane() > 0) {
-      // Each resident workgroup holds wavesPerGroup scratch slots: residency is bounded by the backing memory the
-      // packet processor was given.
-      long groupsFit = launch.scratchWaveSlots() / wavesPerGroup;
-      if (groupsFit < 1) {
-        throw new DispatchException("kernel " + launch.kernelName() + " needs scratch for " + wavesPerGroup
-            + " waves of " + launch.scratchPerWave() + " bytes; the queue's scratch backing holds "
-            + launch.scratchWaveSlots() + " wave(s)");
-      }
-      threads = (int) Math.min(threads, groupsFit);
-      resident = (int) Math.max(1, Math.min(resident, groupsFit / threads));
-    }
+    // Each resident workgroup holds a scratch slot per wave: residency is bounded by the backing memory the packet
+    // processor was given.
+    long groupsFit = launch.workgroupsScratchHolds();
+    threads = (int) Math.min(threads, groupsFit);
+    resident = (int) Math.max(1, Math.min(resident, groupsFit / threads));
     this.residentPerUnit = resident;
     startNanos = System.nanoTime();
     for (int t = 0; t < threads; t++) units.add(new ComputeUnit(t, executors.apply(t)));
@@ -208,15 +197,10 @@ public final class DispatchRunner {
       DispatchGeometry geo = launch.geometry();
       Workgroup g = spare.isEmpty() ? new Workgroup(geo.wavesPerFullWorkgroup(), ldsCapacity)
           : spare.remove(spare.size() - 1);
-      g.index = index;
-      g.x = (int) (index % geo.workgroupsX());
-      g.y = (int) ((index / geo.workgroupsX()) % geo.workgroupsY());
-      g.z = (int) (index / ((long) geo.workgroupsX() * geo.workgroupsY()));
-      g.waveCount = geo.wavesIn(g.x, g.y, g.z);
       int slot = 0;
       while (slotTaken[slot]) slot++;
       slotTaken[slot] = true;
-      g.scratchSlot = id * residentPerUnit + slot;
+      g.place(index, geo, id * residentPerUnit + slot);
       g.lds.reset(launch.groupSegmentSize());
       for (int i = 0; i < g.waveCount; i++) WaveSetup.initialize(g.waves[i], launch, g, i);
       waves.addAndGet(g.waveCount);

@@ -1,5 +1,6 @@
 package dev.hipsim.isa.exec;
 
+import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.DispatchGeometry;
 import dev.hipsim.isa.dispatch.DispatchPacket;
 import dev.hipsim.isa.dispatch.KernelDescriptor;
@@ -74,5 +75,28 @@ public record KernelLaunch(
   /** Scratch bytes one wave uses. */
   public long scratchPerWave() {
     return 64L * scratchPerLane;
+  }
+
+  /** Throws when a workgroup needs more LDS than the device's {@code ldsCapacity} bytes. */
+  public void checkFitsLds(int ldsCapacity) throws DispatchException {
+    if (groupSegmentSize() > ldsCapacity) {
+      throw new DispatchException("kernel " + kernelName + " needs " + groupSegmentSize()
+          + " bytes of LDS per workgroup; the device has " + ldsCapacity);
+    }
+  }
+
+  /**
+   * How many full workgroups can hold scratch at once in the queue's backing ({@link Long#MAX_VALUE} when the kernel
+   * uses none): what bounds residency on every scheduler. Throws when not even one workgroup fits.
+   */
+  public long workgroupsScratchHolds() throws DispatchException {
+    if (scratchPerLane <= 0) return Long.MAX_VALUE;
+    int wavesPerGroup = geometry.wavesPerFullWorkgroup();
+    long groupsFit = scratchWaveSlots / wavesPerGroup;
+    if (groupsFit < 1) {
+      throw new DispatchException("kernel " + kernelName + " needs scratch for " + wavesPerGroup + " waves of "
+          + scratchPerWave() + " bytes; the queue's scratch backing holds " + scratchWaveSlots + " wave(s)");
+    }
+    return groupsFit;
   }
 }

@@ -1,5 +1,7 @@
 package dev.hipsim.isa.exec;
 
+import dev.hipsim.isa.dispatch.DispatchGeometry;
+
 /**
  * One workgroup being executed by a compute unit: its waves, its LDS and its barrier. All of it is used by a single
  * thread at a time.
@@ -28,16 +30,16 @@ public final class Workgroup {
   }
 
   /**
-   * Makes this object workgroup {@code index} at ({@code x},{@code y},{@code z}) with {@code waveCount} waves and
-   * scratch slot {@code scratchSlot}, for a scheduler outside this package; its waves are then initialised with
+   * Makes this object workgroup {@code index} of {@code geometry} (its coordinates and wave count follow from the
+   * index, X fastest) with scratch slot {@code scratchSlot}; its waves are then initialised with
    * {@link WaveSetup#initialize}.
    */
-  public void place(long index, int x, int y, int z, int waveCount, int scratchSlot) {
+  public void place(long index, DispatchGeometry geometry, int scratchSlot) {
     this.index = index;
-    this.x = x;
-    this.y = y;
-    this.z = z;
-    this.waveCount = waveCount;
+    this.x = (int) (index % geometry.workgroupsX());
+    this.y = (int) ((index / geometry.workgroupsX()) % geometry.workgroupsY());
+    this.z = (int) (index / ((long) geometry.workgroupsX() * geometry.workgroupsY()));
+    this.waveCount = geometry.wavesIn(x, y, z);
     this.scratchSlot = scratchSlot;
   }
 

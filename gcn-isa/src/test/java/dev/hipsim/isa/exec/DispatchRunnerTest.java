@@ -175,6 +175,24 @@ class DispatchRunnerTest {
         .hasMessageContaining("lane 3").hasMessageContaining("global_load_dword");
   }
 
+  /** A launch with {@code scratchPerLane} bytes of scratch per lane and a backing of {@code slots} waves. */
+  static KernelLaunch scratchLaunch(int grid, int group, int scratchPerLane, int slots) throws DispatchException {
+    KernelLaunch l = launch(grid, group, 0);
+    return new KernelLaunch(l.kernelName(), l.packet(), l.packetAddress(), l.queueAddress(), l.dispatchId(),
+        l.descriptor(), l.geometry(), 0x10_0000, scratchPerLane, slots, true, false, 2L << 48, 1L << 48, new int[0]);
+  }
+
+  @Test
+  void scratchBackingBoundsResidencyAndTooLittleIsRefused() throws Exception {
+    assertThat(launch(256, 256, 0).workgroupsScratchHolds()).isEqualTo(Long.MAX_VALUE);
+    assertThat(scratchLaunch(256, 256, 16, 9).workgroupsScratchHolds()).isEqualTo(2); // 4 waves per workgroup
+    KernelLaunch small = scratchLaunch(256, 256, 16, 3);
+    assertThatThrownBy(() -> new DispatchRunner(small, DispatchOptions.defaults(), t -> (w, b) -> { }, 65536).run())
+        .isInstanceOf(DispatchException.class)
+        .hasMessage("kernel test_kernel needs scratch for 4 waves of 1024 bytes; the queue's scratch backing holds "
+            + "3 wave(s)");
+  }
+
   @Test
   void refusesMoreLdsThanTheDeviceHas() throws Exception {
     KernelLaunch l = launch(64, 64, 70_000);

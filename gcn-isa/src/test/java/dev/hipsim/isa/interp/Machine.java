@@ -7,7 +7,6 @@ import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.DispatchGeometry;
 import dev.hipsim.isa.dispatch.DispatchPacket;
 import dev.hipsim.isa.dispatch.KernelDescriptor;
-import dev.hipsim.isa.exec.ExecTesting;
 import dev.hipsim.isa.exec.KernelLaunch;
 import dev.hipsim.isa.exec.Wave;
 import dev.hipsim.isa.exec.Workgroup;
@@ -56,7 +55,7 @@ final class Machine {
     } catch (DispatchException e) {
       throw new IllegalStateException(e);
     }
-    this.group = ExecTesting.workgroup(1, LDS_BYTES);
+    this.group = Workgroup.standalone(1, LDS_BYTES);
     this.w = group.wave(0);
     w.accOffset = ACC_OFFSET;
     w.vgprCount = Wave.MAX_VGPRS;
