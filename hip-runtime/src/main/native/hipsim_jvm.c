@@ -5,8 +5,10 @@
  * Configuration (environment):
  *   JAVA_HOME          JDK 17+ whose lib/server/libjvm.so is loaded (else the `java` found on PATH)
  *   HIPSIM_CLASSPATH   class path of the Java runtime (':'-separated; "dir/" + "*" means every jar in dir)
- *   HIPSIM_HOME        hipsim checkout (class path cli/target/hipsim-cli.jar:cli/target/lib/"*"), set by bin/hipsim;
- *                      without it the checkout is found from this library's own path (hip-runtime/target/native)
+ *   HIPSIM_HOME        hipsim checkout (class path cli/target/hipsim.jar, class-data sharing archive
+ *                      cli/target/hipsim.jsa), set by bin/hipsim; without it the checkout is found from this
+ *                      library's own path (hip-runtime/target/native)
+ *   HIPSIM_CDS_ARCHIVE class-data sharing archive to map instead of the checkout's ("" for none)
  *   HIPSIM_JAVA_OPTS   extra JVM options, whitespace-separated */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -94,7 +96,7 @@ static int jvm_in(const char* home, char* out, size_t size) {
   static const char* const layouts[] = {"lib/server/libjvm.so", "jre/lib/server/libjvm.so",
                                         "jre/lib/amd64/server/libjvm.so"};
   for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
-    snprintf(out, size, "%s/%s", home, layouts[i]);
+    if (snprintf(out, size, "%s/%s", home, layouts[i]) >= (int)size) continue; /* too long to be a path */
     if (is_file(out)) return 1;
   }
   return 0;
@@ -167,32 +169,57 @@ static int library_path(char* out, size_t size) {
   return 1;
 }
 
+/* The hipsim checkout: HIPSIM_HOME, else four levels above this library (<home>/hip-runtime/target/native/...). */
+static int hipsim_home(char* home, size_t size) {
+  const char* env_home = getenv("HIPSIM_HOME");
+  if (env_home && *env_home) {
+    snprintf(home, size, "%s", env_home);
+    return 1;
+  }
+  if (!library_path(home, size)) return 0;
+  for (int up = 0; up < 4; up++) {
+    char* slash = strrchr(home, '/');
+    if (slash) *slash = 0;
+  }
+  return 1;
+}
+
 static int class_path(Buffer* out, char* why, size_t why_size) {
   const char* explicit_path = getenv("HIPSIM_CLASSPATH");
   if (explicit_path && *explicit_path) return expand_class_path(explicit_path, out);
   char home[PATH_MAX];
-  const char* env_home = getenv("HIPSIM_HOME");
-  if (env_home && *env_home) {
-    snprintf(home, sizeof home, "%s", env_home);
-  } else {
-    /* <home>/hip-runtime/target/native/libamdhip64.so.N */
-    if (!library_path(home, sizeof home)) {
-      snprintf(why, why_size, "cannot locate the hipsim build: set HIPSIM_HOME");
-      return 0;
-    }
-    for (int up = 0; up < 4; up++) {
-      char* slash = strrchr(home, '/');
-      if (slash) *slash = 0;
-    }
+  if (!hipsim_home(home, sizeof home)) {
+    snprintf(why, why_size, "cannot locate the hipsim build: set HIPSIM_HOME");
+    return 0;
   }
-  char jar[PATH_MAX + 64], list[2 * PATH_MAX + 128];
-  snprintf(jar, sizeof jar, "%s/cli/target/hipsim-cli.jar", home);
+  char jar[PATH_MAX + 64];
+  snprintf(jar, sizeof jar, "%s/cli/target/hipsim.jar", home);
   if (!is_file(jar)) {
     snprintf(why, why_size, "hipsim is not built: %s is missing (run: mvn -B -q package -DskipTests)", jar);
     return 0;
   }
-  snprintf(list, sizeof list, "%s:%s/cli/target/lib/*", jar, home);
-  return expand_class_path(list, out);
+  return append(out, jar);
+}
+
+/*
+ * The class-data sharing archive the build made (cli/target/hipsim.jsa, see cli/src/build/startup-archive.sh), or
+ * HIPSIM_CDS_ARCHIVE ("" for none). The JVM checks that the archive belongs to it and to the class path, and
+ * declines it otherwise: the options make that silent, since the program's stderr is not ours to write on.
+ */
+static int startup_archive(char* option, size_t size) {
+  const char* chosen = getenv("HIPSIM_CDS_ARCHIVE");
+  char path[PATH_MAX + 64];
+  if (chosen) {
+    if (!*chosen) return 0;
+    snprintf(path, sizeof path, "%s", chosen);
+  } else {
+    char home[PATH_MAX];
+    if (!hipsim_home(home, sizeof home)) return 0;
+    snprintf(path, sizeof path, "%s/cli/target/hipsim.jsa", home);
+    if (!is_file(path)) return 0;
+  }
+  snprintf(option, size, "-XX:SharedArchiveFile=%s", path);
+  return 1;
 }
 
 /* ---- start-up ---- */
@@ -241,6 +268,15 @@ static int create_jvm(char* why, size_t why_size) {
   options[n++].optionString = cp.text;
   options[n++].optionString = "-Xrs"; /* leave SIGINT/SIGTERM/SIGQUIT to the program */
   options[n++].optionString = "-Dhipsim.embedded=true";
+  /* msgpack-core otherwise reaches for sun.misc.Unsafe, which JDK 24+ warns about on the program's stderr. */
+  options[n++].optionString = "-Dmsgpack.universal-buffer=true";
+  char archive[PATH_MAX + 128];
+  if (startup_archive(archive, sizeof archive)) {
+    options[n++].optionString = archive;
+    options[n++].optionString = "-Xshare:auto";
+    options[n++].optionString = "-Xlog:cds=off";
+    options[n++].optionString = "-Xlog:cds+dynamic=off";
+  }
   char* user = getenv("HIPSIM_JAVA_OPTS") ? strdup(getenv("HIPSIM_JAVA_OPTS")) : NULL;
   for (char* save = NULL, *opt = user ? strtok_r(user, " \t\n", &save) : NULL; opt && n < MAX_JVM_OPTIONS;
        opt = strtok_r(NULL, " \t\n", &save)) {

@@ -77,7 +77,7 @@ class CorpusRunIT {
     home = Corpus.root().getParent();
     assumeTrue(Files.isRegularFile(home.resolve(RunCommand.NATIVE_DIR).resolve("libamdhip64.so.5")),
         "libamdhip64 was not built (no C compiler): the corpus cannot run under hipsim run");
-    assertThat(home.resolve("cli/target/hipsim-cli.jar")).as("the packaged CLI (mvn package)").isRegularFile();
+    assertThat(home.resolve("cli/target/hipsim.jar")).as("the packaged CLI (mvn package)").isRegularFile();
     pool = Executors.newFixedThreadPool(PARALLEL);
     for (Case c : cases()) RUNS.put(c, pool.submit(() -> run(c)));
     pool.shutdown();

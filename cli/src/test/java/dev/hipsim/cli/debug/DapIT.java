@@ -2,6 +2,7 @@ package dev.hipsim.cli.debug;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hipsim.cli.PackagedHipsim;
 import dev.hipsim.testing.Corpus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -2,6 +2,7 @@ package dev.hipsim.cli.debug;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hipsim.cli.PackagedHipsim;
 import dev.hipsim.testing.Corpus;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
