@@ -508,7 +508,7 @@ final class DebugDispatch implements DispatchView, WatchSink {
               lds.size()));
         }
         int n = (int) Math.min(length, lds.size() - address);
-        return Arrays.copyOfRange(lds.bytes(), (int) address, (int) address + n);
+        return lds.read((int) address, n);
       }
       case PRIVATE: {
         if (w == null) throw new DebugException("private memory belongs to a lane: select a wave first");

@@ -11,35 +11,35 @@ final class WatchedLds extends Lds {
     this.sink = sink;
   }
 
-  private void read(int a, int size, long value) {
+  private void reportRead(int a, int size, long value) {
     if (sink.watched(AddressSpace.LDS, a, size)) sink.accessed(AddressSpace.LDS, a, size, false, value, value, true);
   }
 
   @Override
   public int load8(int address) {
     int v = super.load8(address);
-    read(address, 1, v & 0xff);
+    reportRead(address, 1, v & 0xff);
     return v;
   }
 
   @Override
   public int load16(int address) {
     int v = super.load16(address);
-    read(address, 2, v & 0xffff);
+    reportRead(address, 2, v & 0xffff);
     return v;
   }
 
   @Override
   public int load32(int address) {
     int v = super.load32(address);
-    read(address, 4, v & 0xffff_ffffL);
+    reportRead(address, 4, v & 0xffff_ffffL);
     return v;
   }
 
   @Override
   public long load64(int address) {
     long v = super.load64(address);
-    read(address, 8, v);
+    reportRead(address, 8, v);
     return v;
   }
 

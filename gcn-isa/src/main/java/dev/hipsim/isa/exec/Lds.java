@@ -1,32 +1,29 @@
 package dev.hipsim.isa.exec;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * A workgroup's local data share: a little-endian byte array. All waves of a workgroup run on one thread, so LDS
- * needs no synchronisation; atomics are plain read-modify-write.
+ * A workgroup's local data share: little-endian bytes kept as an array of dwords. Dwords rather than bytes because
+ * almost every LDS access is an aligned dword (or a pair of them), which is then a plain array element in every JIT
+ * tier; a byte view through a VarHandle costs a guard chain in the interpreter and C1 code a cold dispatch runs in.
+ * All waves of a workgroup run on one thread, so LDS needs no synchronisation; atomics are plain read-modify-write.
  *
  * <p>Not final only so that the debugger can observe accesses (LDS watchpoints) with a subclass it loads when it
  * debugs a dispatch; until then the class has no subclass and its calls stay monomorphic.
  */
 public class Lds {
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-
-  private final byte[] bytes;
+  private final int[] words;
+  private final int capacity;
   /** Bytes the current workgroup may address (static plus dynamic group segment). */
   private int size;
 
   public Lds(int capacity) {
-    this.bytes = new byte[capacity];
+    this.capacity = capacity;
+    this.words = new int[(capacity + 3) >>> 2];
   }
 
   public int capacity() {
-    return bytes.length;
+    return capacity;
   }
 
   public int size() {
@@ -35,7 +32,7 @@ public class Lds {
 
   /** Prepares for a new workgroup using {@code size} bytes; contents start zeroed for determinism. */
   public void reset(int newSize) {
-    Arrays.fill(bytes, 0, Math.max(size, newSize), (byte) 0);
+    Arrays.fill(words, 0, (Math.max(size, newSize) + 3) >>> 2, 0);
     size = newSize;
   }
 
@@ -44,24 +41,86 @@ public class Lds {
     return address >= 0 && address <= size - length;
   }
 
-  public int load8(int address) { return bytes[address]; }
+  // The public accessors delegate to private ones so that a subclass (the debugger's) sees each access once.
 
-  public int load16(int address) { return (short) SHORT.get(bytes, address); }
+  public int load8(int address) {
+    return get8(address);
+  }
 
-  public int load32(int address) { return (int) INT.get(bytes, address); }
+  public int load16(int address) {
+    if ((address & 3) != 3) return (short) (words[address >>> 2] >>> ((address & 3) << 3));
+    return (short) (get8(address) & 0xff | get8(address + 1) << 8);
+  }
 
-  public long load64(int address) { return (long) LONG.get(bytes, address); }
+  public int load32(int address) {
+    return get32(address);
+  }
 
-  public void store8(int address, int value) { bytes[address] = (byte) value; }
+  public long load64(int address) {
+    return get32(address) & 0xffff_ffffL | (long) get32(address + 4) << 32;
+  }
 
-  public void store16(int address, int value) { SHORT.set(bytes, address, (short) value); }
+  public void store8(int address, int value) {
+    put8(address, value);
+  }
 
-  public void store32(int address, int value) { INT.set(bytes, address, value); }
+  public void store16(int address, int value) {
+    if ((address & 3) == 3) {
+      put8(address, value);
+      put8(address + 1, value >>> 8);
+      return;
+    }
+    int shift = (address & 3) << 3;
+    int i = address >>> 2;
+    words[i] = words[i] & ~(0xffff << shift) | (value & 0xffff) << shift;
+  }
 
-  public void store64(int address, long value) { LONG.set(bytes, address, value); }
+  public void store32(int address, int value) {
+    put32(address, value);
+  }
 
-  /** Raw access for debuggers and tests. */
-  public byte[] bytes() {
-    return bytes;
+  public void store64(int address, long value) {
+    put32(address, (int) value);
+    put32(address + 4, (int) (value >>> 32));
+  }
+
+  private int get8(int address) {
+    return (byte) (words[address >>> 2] >>> ((address & 3) << 3));
+  }
+
+  private int get32(int address) {
+    int shift = (address & 3) << 3;
+    int i = address >>> 2;
+    if (shift == 0) return words[i];
+    return words[i] >>> shift | words[i + 1] << (32 - shift);
+  }
+
+  private void put8(int address, int value) {
+    int shift = (address & 3) << 3;
+    int i = address >>> 2;
+    words[i] = words[i] & ~(0xff << shift) | (value & 0xff) << shift;
+  }
+
+  private void put32(int address, int value) {
+    int shift = (address & 3) << 3;
+    int i = address >>> 2;
+    if (shift == 0) {
+      words[i] = value;
+      return;
+    }
+    words[i] = words[i] & ~(-1 << shift) | value << shift;
+    words[i + 1] = words[i + 1] & (-1 << shift) | value >>> (32 - shift);
+  }
+
+  /** A copy of {@code length} bytes from {@code address} (debuggers and tests). */
+  public byte[] read(int address, int length) {
+    byte[] out = new byte[length];
+    for (int k = 0; k < length; k++) out[k] = (byte) get8(address + k);
+    return out;
+  }
+
+  /** Writes {@code data} at {@code address} (debuggers and tests). */
+  public void write(int address, byte[] data) {
+    for (int k = 0; k < data.length; k++) put8(address + k, data[k]);
   }
 }

@@ -330,7 +330,7 @@ class BufferProperties {
       lds.putInt(m0 + offset + 4 * l, value);
     }
     m.assertState(m.savedV, m.savedS, m.text(e));
-    VectorMemoryProperties.compare(lds.array(), m.group.lds().bytes(), m.text(e) + " LDS");
+    VectorMemoryProperties.compare(lds.array(), m.group.lds().read(0, m.group.lds().capacity()), m.text(e) + " LDS");
   }
 
   @Property(tries = 150)
@@ -401,8 +401,7 @@ class BufferProperties {
     Machine m = new Machine(t);
     Random r = new Random(11);
     m.randomize(r, 4);
-    ByteBuffer lds = ByteBuffer.wrap(m.group.lds().bytes()).order(ByteOrder.LITTLE_ENDIAN);
-    for (int i = 0; i < 1024; i++) lds.putInt(4 * i, 0x1000 + i);
+    for (int i = 0; i < 1024; i++) m.group.lds().store32(4 * i, 0x1000 + i);
     long exec = 0xffff_0000_0f0f_00ffL;
     m.w.setExec(exec);
     m.w.s[Wave.M0] = 64;

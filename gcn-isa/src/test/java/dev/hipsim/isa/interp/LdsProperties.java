@@ -7,6 +7,7 @@ import dev.hipsim.isa.decode.Format;
 import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.dispatch.WaveFault;
+import dev.hipsim.isa.exec.Lds;
 import dev.hipsim.isa.exec.Wave;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -63,8 +64,9 @@ class LdsProperties {
     Random r = new Random(seed);
     Machine m = new Machine(t);
     m.randomize(r, 32);
-    byte[] lds = m.group.lds().bytes();
-    for (int i = 0; i < LDS; i++) lds[i] = (byte) r.nextInt();
+    byte[] initial = new byte[LDS];
+    for (int i = 0; i < LDS; i++) initial[i] = (byte) r.nextInt();
+    m.group.lds().write(0, initial);
     long exec = Vals.exec(r);
     m.w.setExec(exec);
     boolean two = n.startsWith("DS_READ2") || n.startsWith("DS_WRITE2") || n.startsWith("DS_WRXCHG2");
@@ -201,6 +203,7 @@ class LdsProperties {
     }
     m.assertState(v, m.savedS, m.text(e));
     byte[] want = ref.array();
+    byte[] lds = m.group.lds().read(0, LDS);
     for (int i = 0; i < LDS; i++) {
       if (want[i] != lds[i]) {
         throw new AssertionError(m.text(e) + ": LDS byte " + i + " is " + lds[i] + ", expected " + want[i]);
@@ -212,20 +215,20 @@ class LdsProperties {
   void appendConsumeAddTidAndBounds() throws Exception {
     for (Target t : new Target[] {Target.GFX90A, Target.GFX942}) {
       Machine m = new Machine(t);
-      ByteBuffer lds = ByteBuffer.wrap(m.group.lds().bytes()).order(ByteOrder.LITTLE_ENDIAN);
+      Lds lds = m.group.lds();
       long exec = 0x00f0_0000_0000_ff0fL;
       m.w.setExec(exec);
       m.w.s[Wave.M0] = 0x100;
-      lds.putInt(0x110, 1000);
+      lds.store32(0x110, 1000);
       m.run(Enc.of(t, Format.DS, Operation.DS_APPEND).vdst(3).dsOffset(0x10));
-      assertThat(lds.getInt(0x110)).isEqualTo(1000 + Long.bitCount(exec));
+      assertThat(lds.load32(0x110)).isEqualTo(1000 + Long.bitCount(exec));
       for (long b = exec; b != 0; b &= b - 1) assertThat(m.v(3, Long.numberOfTrailingZeros(b))).isEqualTo(1000);
       m.run(Enc.of(t, Format.DS, Operation.DS_CONSUME).vdst(4).dsOffset(0x10));
-      assertThat(lds.getInt(0x110)).isEqualTo(1000);
+      assertThat(lds.load32(0x110)).isEqualTo(1000);
       for (int l = 0; l < 64; l++) m.setV(5, l, 7 * l);
       m.run(Enc.of(t, Format.DS, Operation.DS_WRITE_ADDTID_B32).ds(0, 5, 0, 8, 0));
       for (int l = 0; l < 64; l++) {
-        if ((exec >>> l & 1) != 0) assertThat(lds.getInt(0x108 + 4 * l)).isEqualTo(7 * l);
+        if ((exec >>> l & 1) != 0) assertThat(lds.load32(0x108 + 4 * l)).isEqualTo(7 * l);
       }
       m.run(Enc.of(t, Format.DS, Operation.DS_READ_ADDTID_B32).vdst(6).dsOffset(8));
       for (int l = 0; l < 64; l++) if ((exec >>> l & 1) != 0) assertThat(m.v(6, l)).isEqualTo(7 * l);

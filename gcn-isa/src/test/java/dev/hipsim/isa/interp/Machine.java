@@ -102,7 +102,7 @@ final class Machine {
     savedV = w.v.clone();
     savedS = w.s.clone();
     savedScc = w.scc;
-    savedLds = group.lds().bytes().clone();
+    savedLds = group.lds().read(0, group.lds().capacity());
   }
 
   int v(int reg, int lane) {

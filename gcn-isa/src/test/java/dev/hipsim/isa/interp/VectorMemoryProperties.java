@@ -90,7 +90,9 @@ class VectorMemoryProperties {
     byte[] bytes = new byte[REGION];
     r.nextBytes(bytes);
     m.memory.write(Machine.MEM, bytes, 0, bytes.length);
-    r.nextBytes(m.group.lds().bytes());
+    byte[] initialLds = new byte[m.group.lds().capacity()];
+    r.nextBytes(initialLds);
+    m.group.lds().write(0, initialLds);
     long exec = Vals.exec(r);
     m.w.setExec(exec);
     boolean atomic = kind.startsWith("ATOMIC");
@@ -214,7 +216,7 @@ class VectorMemoryProperties {
     byte[] now = new byte[REGION];
     m.memory.read(Machine.MEM, now, 0, now.length);
     compare(mem.array(), now, m.text(e) + " memory");
-    compare(lds.array(), m.group.lds().bytes(), m.text(e) + " LDS");
+    compare(lds.array(), m.group.lds().read(0, m.group.lds().capacity()), m.text(e) + " LDS");
   }
 
   static void compare(byte[] want, byte[] got, String what) {
@@ -259,6 +261,6 @@ class VectorMemoryProperties {
       lds.putInt(m0 + offset + 4 * l, sbyte ? mem.get(at) : mem.getInt(at));
     }
     m.assertState(m.savedV, m.savedS, m.text(e));
-    compare(lds.array(), m.group.lds().bytes(), m.text(e) + " LDS");
+    compare(lds.array(), m.group.lds().read(0, m.group.lds().capacity()), m.text(e) + " LDS");
   }
 }

@@ -131,8 +131,9 @@ final class VariableScopes {
 
   private static List<Variable> ldsRows(Wave w) {
     Lds lds = w.group.lds();
-    byte[] b = lds.bytes();
     List<Variable> out = new ArrayList<>();
+    // read() rather than load32(): the debugger's own look must not set off LDS watchpoints.
+    byte[] b = lds.read(0, (lds.size() + 3) & ~3);
     for (int at = 0; at < lds.size(); at += 16) {
       StringBuilder sb = new StringBuilder();
       for (int d = at; d < Math.min(at + 16, lds.size()); d += 4) {
