@@ -17,11 +17,8 @@ import dev.hipsim.hsa.loader.Executable;
 import dev.hipsim.hsa.loader.ExecutableSymbol;
 import java.nio.ByteBuffer;
 import java.util.List;
-import dev.hipsim.bundle.metadata.CodeObjectInfo;
 import dev.hipsim.bundle.metadata.CodeObjectMetadata;
-import dev.hipsim.bundle.metadata.MetadataFormatException;
 import dev.hipsim.bundle.metadata.PrintfFormat;
-import dev.hipsim.elf.ElfFormatException;
 
 /**
  * A module: device code the program registered (a fat binary of one translation unit) or loaded (hipModuleLoad).
@@ -33,6 +30,8 @@ public final class CodeModule {
   private final String origin;
   private final ByteBuffer image;
   private Executable executable;
+  /** The code object for the machine, once read (by {@link #prepare} or the first use). */
+  private CodeObjectReader reader;
   private volatile List<PrintfFormat> printfFormats = List.of();
   private final List<LoadHook> hooks = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -71,20 +70,39 @@ public final class CodeModule {
   /** The executable with this module's code object for the machine's GPU, loading it on first use. */
   public synchronized Executable executable(Machine machine) throws HipException {
     if (executable != null) return executable;
-    ByteBuffer code = codeObjectFor(machine);
-    try {
-      printfFormats = CodeObjectInfo.read(code.duplicate()).metadata().map(CodeObjectMetadata::printf)
-          .orElse(List.of());
-    } catch (ElfFormatException | MetadataFormatException e) {
-      throw new HipException(HipError.INVALID_IMAGE, origin + ": " + e.getMessage());
-    }
+    if (reader == null) reader = read(machine, true);
+    printfFormats = reader.metadata().map(CodeObjectMetadata::printf).orElse(List.of());
     try {
       Executable e = machine.hsa().createExecutable();
-      e.loadAgentCodeObject(CodeObjectReader.fromMemory(code), machine.agent());
+      e.loadAgentCodeObject(reader, machine.agent());
       e.freeze();
       executable = e;
       for (LoadHook h : hooks) h.loaded(machine, e);
       return e;
+    } catch (HsaException e) {
+      throw new HipException(HipError.INVALID_IMAGE, origin + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Chooses and reads (checks, decodes the metadata of) the code object for the machine ahead of the first use,
+   * which then only places it in device memory. Run off the program's thread while its host code goes on; a failure
+   * is left for the first use to report, as it would without this.
+   */
+  public synchronized void prepare(Machine machine) {
+    if (reader != null || executable != null) return;
+    try {
+      reader = read(machine, false);
+    } catch (HipException | RuntimeException e) {
+      // Reported by the first use, which reads again.
+    }
+  }
+
+  /** The code object for the machine, read; {@code report}: end the process as CLR does when there is none. */
+  private CodeObjectReader read(Machine machine, boolean report) throws HipException {
+    ByteBuffer code = codeObjectFor(machine, report);
+    try {
+      return CodeObjectReader.fromMemory(code);
     } catch (HsaException e) {
       throw new HipException(HipError.INVALID_IMAGE, origin + ": " + e.getMessage());
     }
@@ -134,7 +152,7 @@ public final class CodeModule {
     }
   }
 
-  private ByteBuffer codeObjectFor(Machine machine) throws HipException {
+  private ByteBuffer codeObjectFor(Machine machine, boolean report) throws HipException {
     if (ElfFile.hasElfMagic(image, 0)) return image;
     try {
       OffloadBundle bundle = BundleReader.read(ByteSource.of(image), 0, image.limit(), ReadOptions.DEFAULT);
@@ -142,7 +160,7 @@ public final class CodeModule {
           machine.agent().targetId());
       return bundle.contents(s.chosen());
     } catch (NoCompatibleEntryException e) {
-      if (missingCode != null) {
+      if (missingCode != null && report) {
         missingCode.fatal("\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n"
             + "hipsim: " + origin + " has no code object for " + machine.agent().isaName() + " (hipsim run "
             + "--device picks another GPU): " + e.getMessage());

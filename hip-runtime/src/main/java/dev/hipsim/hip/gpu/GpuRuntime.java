@@ -34,6 +34,10 @@ public final class GpuRuntime {
   private volatile DeviceServices services;
   private long multiGridInfo;
   private volatile java.util.function.Consumer<Machine> onStart;
+  /** Whether registered modules are prepared on a background thread ({@link #prepare}). */
+  private volatile boolean prepareAhead = true;
+  private java.util.concurrent.ExecutorService preparer;
+  private final java.util.concurrent.atomic.AtomicInteger preparing = new java.util.concurrent.atomic.AtomicInteger();
   private final Map<Long, CodeModule> modules = new ConcurrentHashMap<>();
   private final Map<Long, Function> functions = new ConcurrentHashMap<>();
   private final Map<Long, Variable> variables = new ConcurrentHashMap<>();
@@ -114,10 +118,10 @@ public final class GpuRuntime {
     return faults;
   }
 
-  /** The simulated machine, built on the first call that needs it. */
   /** Why the machine could not be built, once that has happened (it is not retried). */
   private String startFailure;
 
+  /** The simulated machine, built on the first call that needs it (or by {@link #prepare} ahead of that). */
   public Machine machine() throws HipException {
     Machine m = machine;
     if (m == null) {
@@ -126,9 +130,7 @@ public final class GpuRuntime {
         if (m == null) {
           if (startFailure != null) throw new HipException(HipError.NOT_INITIALIZED, startFailure);
           try {
-            m = Machine.create(model, env);
-            java.util.function.Consumer<Machine> hook = onStart;
-            if (hook != null) hook.accept(m);
+            m = build();
           } catch (HsaException e) {
             // Said once on stderr: the program itself only sees hipErrorNotInitialized.
             String why = "the simulated " + model.name() + " did not start: " + e.getMessage();
@@ -136,24 +138,82 @@ public final class GpuRuntime {
             startFailure = why;
             throw new HipException(HipError.NOT_INITIALIZED, why);
           }
-          services = new DeviceServices(m, (toStderr, text) -> {
-            if (toStderr) {
-              streams.stderr(text);
-            } else {
-              streams.stdout(text);
-            }
-          }, diagnostics);
-          if (statistics != null) m.engine().setListener(statistics);
-          machine = m;
         }
       }
     }
     return m;
   }
 
+  /** Builds the machine and its device services (called holding the lock, with no machine yet). */
+  private Machine build() throws HsaException {
+    Machine m = Machine.create(model, env);
+    java.util.function.Consumer<Machine> hook = onStart;
+    if (hook != null) hook.accept(m);
+    services = new DeviceServices(m, (toStderr, text) -> {
+      if (toStderr) {
+        streams.stderr(text);
+      } else {
+        streams.stdout(text);
+      }
+    }, diagnostics);
+    if (statistics != null) m.engine().setListener(statistics);
+    machine = m;
+    return m;
+  }
+
+  /**
+   * Gets {@code module} ready for its first launch on a background thread while the program's host code runs: the
+   * machine is built (it depends only on the device model and the environment, so building it early changes
+   * nothing) and the module's code object chosen and read. Loading it, which allocates device memory, stays with
+   * the first launch, so device addresses never depend on timing. A failure here is left for the program's own
+   * call to report. Off once a start hook is set: the debugger attaches on the program's first call.
+   */
+  public void prepare(CodeModule module) {
+    if (!prepareAhead) return;
+    synchronized (this) {
+      if (preparer == null) {
+        preparer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "hipsim-prepare");
+          t.setDaemon(true);
+          return t;
+        });
+      }
+    }
+    preparing.incrementAndGet();
+    preparer.execute(() -> {
+      try {
+        Machine m = startQuietly();
+        if (m != null) module.prepare(m);
+      } finally {
+        preparing.decrementAndGet();
+      }
+    });
+  }
+
+  /** Whether no module is being prepared or waiting to be (for tests). */
+  boolean preparationIdle() {
+    return preparing.get() == 0;
+  }
+
+  /** The machine, built now if it is not yet; null, with nothing said, if it cannot be. */
+  private Machine startQuietly() {
+    Machine m = machine;
+    if (m != null) return m;
+    synchronized (this) {
+      if (machine != null) return machine;
+      if (startFailure != null) return null;
+      try {
+        return build();
+      } catch (HsaException | RuntimeException e) {
+        return null; // the program's first call that needs the machine builds it again and says why it fails
+      }
+    }
+  }
+
   /** Runs {@code hook} on the machine as soon as it is built, before any code is loaded (the debugger attaches). */
   public void onMachineStart(java.util.function.Consumer<Machine> hook) {
     this.onStart = hook;
+    this.prepareAhead = false;
   }
 
   /** Whether the machine exists (nothing to shut down otherwise). */

@@ -105,6 +105,7 @@ final class RegistrationApi implements ApiProvider {
     CodeModule module = new CodeModule(gpu.newHandle(), String.format("fat binary at 0x%x", binary), image,
         gpu.faults());
     gpu.addModule(module);
+    gpu.prepare(module);
     return module.handle();
   }
 }
