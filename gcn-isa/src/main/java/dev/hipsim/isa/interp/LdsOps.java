@@ -96,27 +96,21 @@ final class LdsOps {
       Lds lds = w.group.lds();
       int base = dst.base(w);
       int[] v = w.v;
-      if (bytes == 4 && !two) {
-        readDwords(w, cx, lds, base, v);
+      if (bytes == 4) {
+        if (two) {
+          readPairs(w, cx, lds, base, v);
+        } else {
+          readDwords(w, cx, lds, base, v);
+        }
         return;
       }
-      for (long m = w.exec(); m != 0; m &= m - 1) {
+      for (long m = w.exec(); m != 0; m &= m - 1) { // a byte or a short (every DS_READ2 is of dwords)
         int l = Long.numberOfTrailingZeros(m);
-        if (two) {
-          int per = dwords; // dwords per element (1 for b32, 2 for b64)
-          int a0 = at(w, cx, l, (long) offset0 * scale, 4 * per);
-          int a1 = at(w, cx, l, (long) offset1 * scale, 4 * per);
-          for (int k = 0; k < per; k++) {
-            v[base + k * Wave.LANES + l] = lds.load32(a0 + 4 * k);
-            v[base + (per + k) * Wave.LANES + l] = lds.load32(a1 + 4 * k);
-          }
-        } else { // a byte or a short
-          int a = at(w, cx, l, offset0, bytes);
-          int raw = bytes == 1 ? lds.load8(a) : lds.load16(a);
-          int value = bytes == 1 ? (signed ? (byte) raw : raw & 0xff) : (signed ? (short) raw : raw & 0xffff);
-          int old = v[base + l];
-          v[base + l] = !d16 ? value : d16High ? (old & 0xffff) | (value << 16) : (old & 0xffff0000) | (value & 0xffff);
-        }
+        int a = at(w, cx, l, offset0, bytes);
+        int raw = bytes == 1 ? lds.load8(a) : lds.load16(a);
+        int value = bytes == 1 ? (signed ? (byte) raw : raw & 0xff) : (signed ? (short) raw : raw & 0xffff);
+        int old = v[base + l];
+        v[base + l] = !d16 ? value : d16High ? (old & 0xffff) | (value << 16) : (old & 0xffff0000) | (value & 0xffff);
       }
       w.pc += size;
     }
@@ -133,6 +127,32 @@ final class LdsOps {
         long a = (v[ab + l] & 0xffff_ffffL) + offset0;
         if (a > last) a = at(w, cx, l, offset0, 4 * dwords); // throws
         for (int k = 0; k < dwords; k++) v[base + k * Wave.LANES + l] = lds.load32((int) a + 4 * k);
+      }
+      w.pc += size;
+    }
+
+    /**
+     * ds_read2(st64)_b32/b64, as {@link #readDwords} does a single address: a lane's two addresses are read once
+     * and tested against the bound together, then its dwords loaded (each lane's address is read before that lane's
+     * results are written, as the general path does).
+     */
+    private void readPairs(Wave w, Ctx cx, Lds lds, int base, int[] v) throws DispatchException {
+      int ab = addr.vectorBase(w);
+      long o0 = (long) offset0 * scale;
+      long o1 = (long) offset1 * scale;
+      long last = (long) lds.size() - 4L * dwords;
+      int second = base + dwords * Wave.LANES;
+      for (long m = w.exec(); m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        long a = v[ab + l] & 0xffff_ffffL;
+        long a0 = a + o0;
+        long a1 = a + o1;
+        if (a0 > last) a0 = at(w, cx, l, o0, 4 * dwords); // throws
+        if (a1 > last) a1 = at(w, cx, l, o1, 4 * dwords); // throws
+        for (int k = 0; k < dwords; k++) {
+          v[base + k * Wave.LANES + l] = lds.load32((int) a0 + 4 * k);
+          v[second + k * Wave.LANES + l] = lds.load32((int) a1 + 4 * k);
+        }
       }
       w.pc += size;
     }
@@ -162,26 +182,21 @@ final class LdsOps {
     @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       Lds lds = w.group.lds();
-      if (bytes == 4 && !two) {
-        writeDwords(w, cx, lds);
+      if (bytes == 4) {
+        if (two) {
+          writePairs(w, cx, lds);
+        } else {
+          writeDwords(w, cx, lds);
+        }
         return;
       }
-      for (long m = w.exec(); m != 0; m &= m - 1) {
+      for (long m = w.exec(); m != 0; m &= m - 1) { // a byte or a short (every DS_WRITE2 is of dwords)
         int l = Long.numberOfTrailingZeros(m);
-        if (two) {
-          int a0 = at(w, cx, l, (long) offset0 * scale, 4 * dwords);
-          int a1 = at(w, cx, l, (long) offset1 * scale, 4 * dwords);
-          for (int k = 0; k < dwords; k++) {
-            lds.store32(a0 + 4 * k, data0.vectorDword(w, k, l));
-            lds.store32(a1 + 4 * k, data1.vectorDword(w, k, l));
-          }
-        } else { // a byte or a short
-          int a = at(w, cx, l, offset0, bytes);
-          int value = data0.vectorDword(w, 0, l);
-          if (high) value >>>= 16;
-          if (bytes == 1) lds.store8(a, value);
-          else lds.store16(a, value);
-        }
+        int a = at(w, cx, l, offset0, bytes);
+        int value = data0.vectorDword(w, 0, l);
+        if (high) value >>>= 16;
+        if (bytes == 1) lds.store8(a, value);
+        else lds.store16(a, value);
       }
       w.pc += size;
     }
@@ -197,6 +212,30 @@ final class LdsOps {
         long a = (v[ab + l] & 0xffff_ffffL) + offset0;
         if (a > last) a = at(w, cx, l, offset0, 4 * dwords); // throws
         for (int k = 0; k < dwords; k++) lds.store32((int) a + 4 * k, v[db + k * Wave.LANES + l]);
+      }
+      w.pc += size;
+    }
+
+    /** ds_write2(st64)_b32/b64 with a lane's two addresses tested together (see {@link Read#readPairs}). */
+    private void writePairs(Wave w, Ctx cx, Lds lds) throws DispatchException {
+      int[] v = w.v;
+      int ab = addr.vectorBase(w);
+      int d0 = data0.vectorBase(w);
+      int d1 = data1.vectorBase(w);
+      long o0 = (long) offset0 * scale;
+      long o1 = (long) offset1 * scale;
+      long last = (long) lds.size() - 4L * dwords;
+      for (long m = w.exec(); m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
+        long a = v[ab + l] & 0xffff_ffffL;
+        long a0 = a + o0;
+        long a1 = a + o1;
+        if (a0 > last) a0 = at(w, cx, l, o0, 4 * dwords); // throws
+        if (a1 > last) a1 = at(w, cx, l, o1, 4 * dwords); // throws
+        for (int k = 0; k < dwords; k++) {
+          lds.store32((int) a0 + 4 * k, v[d0 + k * Wave.LANES + l]);
+          lds.store32((int) a1 + 4 * k, v[d1 + k * Wave.LANES + l]);
+        }
       }
       w.pc += size;
     }

@@ -212,6 +212,33 @@ class LdsProperties {
   }
 
   @Example
+  void pairAccessesFaultOnTheLaneWhoseSecondAddressIsOutOfBounds() throws Exception {
+    for (Target t : new Target[] {Target.GFX90A, Target.GFX942}) {
+      Machine m = new Machine(t);
+      m.group.lds().reset(256);
+      for (int i = 0; i < 64; i++) m.group.lds().store32(4 * i, 100 + i);
+      m.w.setExec(0b111);
+      m.setV(0, 0, 0);
+      m.setV(0, 1, 8);
+      m.setV(0, 2, 200); // offset1 = 16 dwords: 200 + 64 = 264, past the 256 bytes
+      // ds_read2_b32 v[4:5], v0 offset0:1 offset1:16
+      assertThatThrownBy(() -> m.run(Enc.of(t, Format.DS, Operation.DS_READ2_B32).ds(0, 0, 0, 1, 16).vdst(4)))
+          .isInstanceOf(WaveFault.class).hasMessageContaining("LDS").hasMessageContaining("lane 2");
+      assertThat(new int[] {m.v(4, 0), m.v(5, 0), m.v(4, 1), m.v(5, 1)}).containsExactly(101, 116, 103, 118);
+      // ds_write2_b32 v0, v6, v7 offset0:1 offset1:16: lanes 0 and 1 store before lane 2 faults
+      for (int l = 0; l < 3; l++) {
+        m.setV(6, l, 7000 + l);
+        m.setV(7, l, 8000 + l);
+      }
+      assertThatThrownBy(() -> m.run(Enc.of(t, Format.DS, Operation.DS_WRITE2_B32).ds(0, 6, 7, 1, 16)))
+          .isInstanceOf(WaveFault.class).hasMessageContaining("lane 2");
+      Lds lds = m.group.lds();
+      assertThat(new int[] {lds.load32(4), lds.load32(64), lds.load32(12), lds.load32(72), lds.load32(204)})
+          .containsExactly(7000, 8000, 7001, 8001, 151);
+    }
+  }
+
+  @Example
   void appendConsumeAddTidAndBounds() throws Exception {
     for (Target t : new Target[] {Target.GFX90A, Target.GFX942}) {
       Machine m = new Machine(t);
