@@ -84,17 +84,25 @@ public final class WaveSetup {
     int sy = w.groupSizeY;
     int[] v = w.v;
     int ids = kd.enableVgprWorkitemId();
+    boolean packed = launch.packedWorkItemIds();
+    // The first lane's coordinates by division, the others by counting (no division per lane for every wave).
+    int x = flatBase % sx;
+    int y = (flatBase / sx) % sy;
+    int z = flatBase / (sx * sy);
     for (int lane = 0; lane < lanes; lane++) {
-      int id = flatBase + lane;
-      int x = id % sx;
-      int y = (id / sx) % sy;
-      int z = id / (sx * sy);
-      if (launch.packedWorkItemIds()) {
+      if (packed) {
         v[lane] = x | (ids >= 1 ? y << 10 : 0) | (ids >= 2 ? z << 20 : 0);
       } else {
         v[lane] = x;
         if (ids >= 1) v[Wave.LANES + lane] = y;
         if (ids >= 2) v[2 * Wave.LANES + lane] = z;
+      }
+      if (++x == sx) {
+        x = 0;
+        if (++y == sy) {
+          y = 0;
+          z++;
+        }
       }
     }
   }
