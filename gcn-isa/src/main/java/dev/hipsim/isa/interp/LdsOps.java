@@ -65,6 +65,20 @@ final class LdsOps {
       }
       return (int) a;
     }
+
+    /**
+     * The two addresses of lane {@code l} in a DS_READ2/DS_WRITE2 (register base {@code ab}, byte offsets
+     * {@code o0}, {@code o1}, elements of {@code bytes} ending by {@code last}), both checked against the bound as
+     * {@link #at} does: the first in the low half of the result, the second in the high half.
+     */
+    long pairAt(Wave w, Ctx cx, int ab, int l, long o0, long o1, long last, int bytes) throws DispatchException {
+      long a = w.v[ab + l] & 0xffff_ffffL;
+      long a0 = a + o0;
+      long a1 = a + o1;
+      if (a0 > last) a0 = at(w, cx, l, o0, bytes); // throws
+      if (a1 > last) a1 = at(w, cx, l, o1, bytes); // throws
+      return a0 | a1 << 32;
+    }
   }
 
   static final class Read extends Access {
@@ -144,14 +158,12 @@ final class LdsOps {
       int second = base + dwords * Wave.LANES;
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
-        long a = v[ab + l] & 0xffff_ffffL;
-        long a0 = a + o0;
-        long a1 = a + o1;
-        if (a0 > last) a0 = at(w, cx, l, o0, 4 * dwords); // throws
-        if (a1 > last) a1 = at(w, cx, l, o1, 4 * dwords); // throws
+        long pair = pairAt(w, cx, ab, l, o0, o1, last, 4 * dwords);
+        int a0 = (int) pair;
+        int a1 = (int) (pair >>> 32);
         for (int k = 0; k < dwords; k++) {
-          v[base + k * Wave.LANES + l] = lds.load32((int) a0 + 4 * k);
-          v[second + k * Wave.LANES + l] = lds.load32((int) a1 + 4 * k);
+          v[base + k * Wave.LANES + l] = lds.load32(a0 + 4 * k);
+          v[second + k * Wave.LANES + l] = lds.load32(a1 + 4 * k);
         }
       }
       w.pc += size;
@@ -227,14 +239,12 @@ final class LdsOps {
       long last = (long) lds.size() - 4L * dwords;
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
-        long a = v[ab + l] & 0xffff_ffffL;
-        long a0 = a + o0;
-        long a1 = a + o1;
-        if (a0 > last) a0 = at(w, cx, l, o0, 4 * dwords); // throws
-        if (a1 > last) a1 = at(w, cx, l, o1, 4 * dwords); // throws
+        long pair = pairAt(w, cx, ab, l, o0, o1, last, 4 * dwords);
+        int a0 = (int) pair;
+        int a1 = (int) (pair >>> 32);
         for (int k = 0; k < dwords; k++) {
-          lds.store32((int) a0 + 4 * k, v[d0 + k * Wave.LANES + l]);
-          lds.store32((int) a1 + 4 * k, v[d1 + k * Wave.LANES + l]);
+          lds.store32(a0 + 4 * k, v[d0 + k * Wave.LANES + l]);
+          lds.store32(a1 + 4 * k, v[d1 + k * Wave.LANES + l]);
         }
       }
       w.pc += size;
