@@ -31,7 +31,8 @@ fi
 run() {
   local name=$1
   shift
-  env -u HIPSIM_CLASSPATH -u HIPSIM_DEVICE -u HIPSIM_CDS_ARCHIVE HIPSIM_HOME="$home" HIPSIM_THREADS=1 \
+  # A training run that hangs must not hang the build: two minutes is twenty times what one takes.
+  timeout 120 env -u HIPSIM_CLASSPATH -u HIPSIM_DEVICE -u HIPSIM_CDS_ARCHIVE HIPSIM_HOME="$home" HIPSIM_THREADS=1 \
     HIPSIM_JAVA_OPTS="-XX:DumpLoadedClassList=$work/$name.program.lst" \
     "$java" -XX:DumpLoadedClassList="$work/$name.cli.lst" -cp "$jar" dev.hipsim.cli.Main "$@" \
     >"$work/$name.out" 2>&1 </dev/null || echo "startup-archive: training run $name failed (see $work/$name.out)"
