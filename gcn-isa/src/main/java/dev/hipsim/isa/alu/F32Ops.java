@@ -26,7 +26,8 @@ public final class F32Ops {
   public static final int NEG_INF = 0xff800000;
   public static final int ONE = 0x3f800000;
 
-  static boolean fast(int mode) {
+  /** Whether MODE asks for what Java's float arithmetic does: round to nearest even, f32 denormals kept. */
+  public static boolean fast(int mode) {
     return (mode & 0x33) == 0x30;
   }
 

@@ -20,6 +20,8 @@ import java.util.Arrays;
 final class ValuKernel extends Op {
   private static final ValuSpec SPEC = classData();
   private static final LaneFn FN = SPEC == null ? null : SPEC.fn();
+  /** The operation's whole-wave form, or null: a constant, so the test of it folds away in every copy. */
+  private static final WaveFn WAVE = SPEC == null ? null : SPEC.wave();
   private static final int W0 = SPEC == null ? 0 : SPEC.w0() == Src.PAIR16 ? 32 : SPEC.w0();
   private static final int W1 = SPEC == null ? 0 : SPEC.w1() == Src.PAIR16 ? 32 : SPEC.w1();
   private static final int W2 = SPEC == null ? 0 : SPEC.w2();
@@ -107,6 +109,10 @@ final class ValuKernel extends Op {
       }
     }
     int d = COMPARE ? 0 : vdst.base(w);
+    if (WAVE != null && exec == -1L && WAVE.apply(v, d, a, ao, b, bo, c, co, mode)) {
+      w.pc += size;
+      return;
+    }
     long bits = 0;
     if (exec == -1L) {
       for (int l = 0; l < Wave.LANES; l++) bits |= lane(v, d, a, ao, b, bo, c, co, mask, mode, l);

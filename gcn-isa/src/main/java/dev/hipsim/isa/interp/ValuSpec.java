@@ -4,10 +4,18 @@ import dev.hipsim.isa.fp.FpFormat;
 
 /**
  * How a VALU operation reads and writes: the bit width of each source (0 when absent) and of the result, the float
- * format its output modifiers apply to (or -1), what it does with the lane mask (compare, carry) and the lane
- * function.
+ * format its output modifiers apply to (or -1), what it does with the lane mask (compare, carry), the lane
+ * function, and optionally a whole-wave form of it ({@link WaveFn}, null for most operations).
  */
-record ValuSpec(int w0, int w1, int w2, int wd, int outputFormat, int flags, LaneFn fn) {
+record ValuSpec(int w0, int w1, int w2, int wd, int outputFormat, int flags, LaneFn fn, WaveFn wave) {
+  ValuSpec(int w0, int w1, int w2, int wd, int outputFormat, int flags, LaneFn fn) {
+    this(w0, w1, w2, wd, outputFormat, flags, fn, null);
+  }
+
+  ValuSpec withWave(WaveFn f) {
+    return new ValuSpec(w0, w1, w2, wd, outputFormat, flags, fn, f);
+  }
+
   /** The result is one bit per lane, written to the scalar destination (VCC or an SGPR pair). */
   static final int COMPARE = 1;
   /** Like COMPARE, and EXEC takes the result too (v_cmpx). */

@@ -62,6 +62,11 @@ final class ValuTable {
     SPECS.put(op, new ValuSpec(w0, w1, w2, wd, fmt, flags, fn));
   }
 
+  /** Adds the whole-wave form of an operation already in the table. */
+  private static void wave(Operation op, WaveFn f) {
+    SPECS.put(op, SPECS.get(op).withWave(f));
+  }
+
   private static void f32(Operation op, int n, LaneFn fn) {
     put(op, 32, n >= 2 ? 32 : 0, n >= 3 ? 32 : 0, 32, F32, 0, fn);
   }
@@ -205,6 +210,11 @@ final class ValuTable {
     f32(Operation.V_FMAAK_F32, 3, (a, b, c, m) -> u(F32Ops.fma(i(a), i(b), i(c), m)));
     put(Operation.V_MAC_F32, 32, 32, 32, 32, F32, ACCUMULATE, (a, b, c, m) -> u(F32Ops.mad(i(a), i(b), i(c), m)));
     put(Operation.V_FMAC_F32, 32, 32, 32, 32, F32, ACCUMULATE, (a, b, c, m) -> u(F32Ops.fma(i(a), i(b), i(c), m)));
+    wave(Operation.V_ADD_F32, F32WaveOps::add);
+    wave(Operation.V_SUB_F32, F32WaveOps::sub);
+    wave(Operation.V_MUL_F32, F32WaveOps::mul);
+    wave(Operation.V_FMA_F32, F32WaveOps::fma);
+    wave(Operation.V_FMAC_F32, F32WaveOps::fma);
     f32(Operation.V_MIN3_F32, 3, (a, b, c, m) -> u(F32Ops.min3(i(a), i(b), i(c), m)));
     f32(Operation.V_MAX3_F32, 3, (a, b, c, m) -> u(F32Ops.max3(i(a), i(b), i(c), m)));
     f32(Operation.V_MED3_F32, 3, (a, b, c, m) -> u(F32Ops.med3(i(a), i(b), i(c), m)));

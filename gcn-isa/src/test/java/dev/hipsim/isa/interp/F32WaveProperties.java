@@ -1,0 +1,91 @@
+package dev.hipsim.isa.interp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hipsim.isa.decode.Format;
+import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.decode.Operation;
+import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.exec.Wave;
+import dev.hipsim.isa.fp.FpMode;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The whole-wave f32 forms ({@link F32WaveOps}) give what the lane functions give, on full waves of finite values
+ * (denormals, zeros of both signs, results that overflow) where they take over, and with a NaN or an infinity in
+ * one lane or a MODE other than the default, where they must decline.
+ */
+class F32WaveProperties {
+  @Provide
+  Arbitrary<Operation> operations() {
+    return Arbitraries.of(Operation.V_ADD_F32, Operation.V_SUB_F32, Operation.V_MUL_F32, Operation.V_FMA_F32,
+        Operation.V_FMAC_F32);
+  }
+
+  /** A finite f32 of every kind: normal, denormal, zero, near the largest (so sums and products overflow). */
+  static int finite(Random r) {
+    return switch (r.nextInt(5)) {
+      case 0 -> r.nextInt(0x0080_0000) | (r.nextBoolean() ? 0x8000_0000 : 0); // denormal or zero
+      case 1 -> r.nextBoolean() ? 0 : 0x8000_0000;
+      case 2 -> 0x7f00_0000 + r.nextInt(0x0080_0000) | (r.nextBoolean() ? 0x8000_0000 : 0); // huge
+      default -> Float.floatToRawIntBits((float) ((r.nextDouble() - 0.5) * Math.pow(2, r.nextInt(60) - 30)));
+    };
+  }
+
+  @Property(tries = 800)
+  void wholeWaveFormsMatchTheLaneFunctions(@ForAll("operations") Operation op, @ForAll long seed) throws Exception {
+    Random r = new Random(seed);
+    Target t = r.nextBoolean() ? Target.GFX90A : Target.GFX942;
+    ValuSpec spec = ValuTable.get(op);
+    List<Format> formats = ValuHarness.formats(t, op);
+    Format f = formats.get(r.nextInt(formats.size()));
+    ValuHarness.Built b = ValuHarness.build(r, t, op, spec.sourceCount(), 0, f == Format.VOP3);
+    Machine fast = new Machine(t);
+    Machine generic = new Machine(t);
+    Instruction inst;
+    try {
+      inst = fast.decode(b.enc());
+    } catch (IllegalArgumentException notAnInstruction) {
+      Assume.that(false);
+      return;
+    }
+    Assume.that(inst.operation() == op && ValuKernels.plain(inst, spec));
+    // Mostly the case the wave form takes; sometimes one it must leave to the lane function.
+    int kind = r.nextInt(6);
+    int mode = kind == 0 ? Vals.mode(r) : FpMode.DEFAULT;
+    int specialLane = kind == 1 ? r.nextInt(Wave.LANES) : -1;
+    long state = r.nextLong();
+    for (Machine m : new Machine[] {fast, generic}) {
+      Random same = new Random(state);
+      m.randomize(same, 64);
+      for (int i = 0; i < 64 * Wave.LANES; i++) m.w.v[i] = finite(same);
+      if (specialLane >= 0) {
+        int special = same.nextBoolean() ? 0x7fc0_0000 | same.nextInt(0x40_0000) : 0xff80_0000;
+        for (int reg = 0; reg < 64; reg++) m.w.v[reg * Wave.LANES + specialLane] = special;
+      }
+      m.w.setExec(-1L);
+      m.w.mode = mode;
+    }
+    Op specialised = ValuKernels.of(inst, spec, new ValuOp(inst, spec));
+    specialised.execute(fast.w, fast.cx);
+    new ValuOp(inst, spec).execute(generic.w, generic.cx);
+    fast.assertState(generic.w.v, generic.w.s, fast.text(b.enc()) + " (mode 0x" + Integer.toHexString(mode) + ")");
+  }
+
+  @Property(tries = 200)
+  void finiteIsFalseExactlyWhenALaneIsNanOrInfinite(@ForAll long seed) {
+    Random r = new Random(seed);
+    int[] x = new int[Wave.LANES + 3];
+    for (int i = 0; i < x.length; i++) x[i] = finite(r);
+    boolean special = r.nextBoolean();
+    if (special) x[3 + r.nextInt(Wave.LANES)] = 0x7f80_0000 | r.nextInt(0x80_0000) | (r.nextBoolean() ? 1 << 31 : 0);
+    assertThat(F32WaveOps.finite(x, 3)).isEqualTo(!special);
+  }
+}
