@@ -14,6 +14,8 @@ import java.util.Arrays;
 public class Lds {
   private final int[] words;
   private final int capacity;
+  /** Whether this is a plain LDS (not the debugger's, which must see each access). */
+  private final boolean plain = getClass() == Lds.class;
   /** Bytes the current workgroup may address (static plus dynamic group segment). */
   private int size;
 
@@ -110,6 +112,14 @@ public class Lds {
     }
     words[i] = words[i] & ~(-1 << shift) | value << shift;
     words[i + 1] = words[i + 1] & (-1 << shift) | value >>> (32 - shift);
+  }
+
+  /**
+   * The dwords themselves, for the interpreter's whole-wave paths, or null when accesses must go through the
+   * methods (the debugger's LDS watches them).
+   */
+  public int[] wordsIfPlain() {
+    return plain ? words : null;
   }
 
   /** A copy of {@code length} bytes from {@code address} (debuggers and tests). */

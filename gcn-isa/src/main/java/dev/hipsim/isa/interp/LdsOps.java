@@ -130,10 +130,51 @@ final class LdsOps {
     }
 
     /**
+     * A dword read by all 64 lanes (one address or a pair) when every address is dword-aligned and inside the
+     * workgroup's LDS, as tiled kernels read: the word indices first (so that a destination overlapping the address
+     * register changes nothing), then plain loads from the LDS words in loops without branches. Returns false,
+     * having done nothing, in every other case, which the lane-by-lane paths handle and report.
+     */
+    private boolean wholeWave(Wave w, Ctx cx, Lds lds, int base, int[] v) {
+      int[] words = lds.wordsIfPlain();
+      if (words == null) return false;
+      int ab = addr.vectorBase(w);
+      long o0 = two ? (long) offset0 * scale : offset0;
+      long o1 = (long) offset1 * scale;
+      long last = (long) lds.size() - 4L * dwords;
+      long[] at = cx.addr;
+      long misaligned = o0 | (two ? o1 : 0);
+      long highest = 0;
+      for (int l = 0; l < Wave.LANES; l++) {
+        long a = v[ab + l] & 0xffff_ffffL;
+        at[l] = a;
+        misaligned |= a;
+        highest = Math.max(highest, a);
+      }
+      if ((misaligned & 3) != 0 || highest + Math.max(o0, two ? o1 : 0) > last) return false;
+      int i0 = (int) (o0 >>> 2);
+      for (int k = 0; k < dwords; k++) {
+        int o = base + k * Wave.LANES;
+        for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[(int) (at[l] >>> 2) + i0 + k];
+      }
+      if (two) {
+        int i1 = (int) (o1 >>> 2);
+        int second = base + dwords * Wave.LANES;
+        for (int k = 0; k < dwords; k++) {
+          int o = second + k * Wave.LANES;
+          for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[(int) (at[l] >>> 2) + i1 + k];
+        }
+      }
+      w.pc += size;
+      return true;
+    }
+
+    /**
      * ds_read_b32 … ds_read_b128, what tiled kernels live on: the address register, the bound and the offset are
      * read once rather than per lane. A lane out of bounds is reported by {@link #at}, as on the general path.
      */
     private void readDwords(Wave w, Ctx cx, Lds lds, int base, int[] v) throws DispatchException {
+      if (w.exec() == -1L && wholeWave(w, cx, lds, base, v)) return;
       int ab = addr.vectorBase(w);
       long last = (long) lds.size() - 4L * dwords;
       for (long m = w.exec(); m != 0; m &= m - 1) {
@@ -151,6 +192,7 @@ final class LdsOps {
      * results are written, as the general path does).
      */
     private void readPairs(Wave w, Ctx cx, Lds lds, int base, int[] v) throws DispatchException {
+      if (w.exec() == -1L && wholeWave(w, cx, lds, base, v)) return;
       int ab = addr.vectorBase(w);
       long o0 = (long) offset0 * scale;
       long o1 = (long) offset1 * scale;

@@ -212,6 +212,28 @@ class LdsProperties {
   }
 
   @Example
+  void wholeWaveReadsIntoTheirOwnAddressRegister() throws Exception {
+    for (Target t : new Target[] {Target.GFX90A, Target.GFX942}) {
+      Machine m = new Machine(t);
+      m.group.lds().reset(4096);
+      for (int i = 0; i < 1024; i++) m.group.lds().store32(4 * i, 1000 + i);
+      m.w.setExec(-1L);
+      for (int l = 0; l < 64; l++) m.setV(0, l, 8 * l);
+      // ds_read_b64 v[0:1], v0 offset:16
+      m.run(Enc.of(t, Format.DS, Operation.DS_READ_B64).ds(0, 0, 0, 16, 0).vdst(0));
+      for (int l = 0; l < 64; l++) {
+        assertThat(new int[] {m.v(0, l), m.v(1, l)}).as("lane %d", l).containsExactly(1004 + 2 * l, 1005 + 2 * l);
+      }
+      for (int l = 0; l < 64; l++) m.setV(2, l, 4 * l);
+      // ds_read2_b32 v[2:3], v2 offset0:1 offset1:3
+      m.run(Enc.of(t, Format.DS, Operation.DS_READ2_B32).ds(2, 0, 0, 1, 3).vdst(2));
+      for (int l = 0; l < 64; l++) {
+        assertThat(new int[] {m.v(2, l), m.v(3, l)}).as("lane %d", l).containsExactly(1001 + l, 1003 + l);
+      }
+    }
+  }
+
+  @Example
   void pairAccessesFaultOnTheLaneWhoseSecondAddressIsOutOfBounds() throws Exception {
     for (Target t : new Target[] {Target.GFX90A, Target.GFX942}) {
       Machine m = new Machine(t);
