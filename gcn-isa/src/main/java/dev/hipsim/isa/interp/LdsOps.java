@@ -44,15 +44,27 @@ final class LdsOps {
   /** The common part: the address VGPR, the offsets and the bounds check. */
   abstract static class Access extends Op {
     final Src addr;
+    /** OFFSET, in bytes (or the pattern of ds_swizzle); for the two-address forms, OFFSET0 in elements. */
     final int offset0;
-    final int offset1;
+    /** Whether the instruction has two addresses: DS_READ2, DS_WRITE2, DS_WRXCHG2, with or without ST64. */
+    final boolean two;
+    /**
+     * The byte offsets of a two-address form's first and second address: OFFSET0 and OFFSET1 times the element
+     * size (times 64 for ST64). Zero for the other forms.
+     */
+    final long pairOffset0;
+    final long pairOffset1;
 
     Access(Instruction inst) {
       super(inst);
       this.addr = Src.of(inst.operand(Slot.ADDR), 32);
       MemoryFields m = inst.memory();
       this.offset0 = m == null ? 0 : m.offset();
-      this.offset1 = m == null ? 0 : m.offset1();
+      String n = inst.operation().name();
+      this.two = n.startsWith("DS_READ2") || n.startsWith("DS_WRITE2") || n.startsWith("DS_WRXCHG2");
+      long stride = (n.contains("B64") ? 8 : 4) * (n.contains("ST64") ? 64 : 1);
+      this.pairOffset0 = two ? offset0 * stride : 0;
+      this.pairOffset1 = two && m != null ? m.offset1() * stride : 0;
     }
 
     int at(Wave w, Ctx cx, int lane, long offset, int bytes) throws DispatchException {
@@ -67,16 +79,16 @@ final class LdsOps {
     }
 
     /**
-     * The two addresses of lane {@code l} in a DS_READ2/DS_WRITE2 (register base {@code ab}, byte offsets
-     * {@code o0}, {@code o1}, elements of {@code bytes} ending by {@code last}), both checked against the bound as
-     * {@link #at} does: the first in the low half of the result, the second in the high half.
+     * The two addresses of lane {@code l} in a DS_READ2/DS_WRITE2 (register base {@code ab}, elements of
+     * {@code bytes} ending by {@code last}), both checked against the bound as {@link #at} does: the first in the
+     * low half of the result, the second in the high half.
      */
-    long pairAt(Wave w, Ctx cx, int ab, int l, long o0, long o1, long last, int bytes) throws DispatchException {
+    long pairAt(Wave w, Ctx cx, int ab, int l, long last, int bytes) throws DispatchException {
       long a = w.v[ab + l] & 0xffff_ffffL;
-      long a0 = a + o0;
-      long a1 = a + o1;
-      if (a0 > last) a0 = at(w, cx, l, o0, bytes); // throws
-      if (a1 > last) a1 = at(w, cx, l, o1, bytes); // throws
+      long a0 = a + pairOffset0;
+      long a1 = a + pairOffset1;
+      if (a0 > last) a0 = at(w, cx, l, pairOffset0, bytes); // throws
+      if (a1 > last) a1 = at(w, cx, l, pairOffset1, bytes); // throws
       return a0 | a1 << 32;
     }
   }
@@ -87,21 +99,16 @@ final class LdsOps {
     private final boolean signed;
     private final boolean d16;
     private final boolean d16High;
-    private final boolean two;
-    private final int scale;
     private final Dst dst;
 
     Read(Instruction inst) {
       super(inst);
       String n = inst.operation().name();
-      this.two = n.startsWith("DS_READ2");
       this.d16 = n.contains("_D16");
       this.d16High = n.endsWith("_D16_HI");
       this.signed = n.contains("_I8") || n.contains("_I16");
       this.bytes = n.contains("8") && !n.contains("128") ? 1 : n.contains("16") && !n.contains("B16") ? 2 : 4;
-      int total = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
-      this.dwords = two ? total : total;
-      this.scale = (n.contains("B64") ? 8 : 4) * (n.contains("ST64") ? 64 : 1);
+      this.dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
       this.dst = Dst.of(inst.vdst());
     }
 
@@ -139,11 +146,11 @@ final class LdsOps {
       int[] words = lds.wordsIfPlain();
       if (words == null) return false;
       int ab = addr.vectorBase(w);
-      long o0 = two ? (long) offset0 * scale : offset0;
-      long o1 = (long) offset1 * scale;
+      long o0 = two ? pairOffset0 : offset0;
+      long o1 = pairOffset1;
       long last = (long) lds.size() - 4L * dwords;
       long[] at = cx.addr;
-      long misaligned = o0 | (two ? o1 : 0);
+      long misaligned = o0 | o1;
       long highest = 0;
       for (int l = 0; l < Wave.LANES; l++) {
         long a = v[ab + l] & 0xffff_ffffL;
@@ -151,7 +158,7 @@ final class LdsOps {
         misaligned |= a;
         highest = Math.max(highest, a);
       }
-      if ((misaligned & 3) != 0 || highest + Math.max(o0, two ? o1 : 0) > last) return false;
+      if ((misaligned & 3) != 0 || highest + Math.max(o0, o1) > last) return false;
       int i0 = (int) (o0 >>> 2);
       for (int k = 0; k < dwords; k++) {
         int o = base + k * Wave.LANES;
@@ -194,13 +201,11 @@ final class LdsOps {
     private void readPairs(Wave w, Ctx cx, Lds lds, int base, int[] v) throws DispatchException {
       if (w.exec() == -1L && wholeWave(w, cx, lds, base, v)) return;
       int ab = addr.vectorBase(w);
-      long o0 = (long) offset0 * scale;
-      long o1 = (long) offset1 * scale;
       long last = (long) lds.size() - 4L * dwords;
       int second = base + dwords * Wave.LANES;
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
-        long pair = pairAt(w, cx, ab, l, o0, o1, last, 4 * dwords);
+        long pair = pairAt(w, cx, ab, l, last, 4 * dwords);
         int a0 = (int) pair;
         int a1 = (int) (pair >>> 32);
         for (int k = 0; k < dwords; k++) {
@@ -216,19 +221,15 @@ final class LdsOps {
     private final int bytes;
     private final int dwords;
     private final boolean high;
-    private final boolean two;
-    private final int scale;
     private final Src data0;
     private final Src data1;
 
     Write(Instruction inst) {
       super(inst);
       String n = inst.operation().name();
-      this.two = n.startsWith("DS_WRITE2");
       this.high = n.endsWith("_D16_HI");
       this.bytes = n.startsWith("DS_WRITE_B8") ? 1 : n.startsWith("DS_WRITE_B16") ? 2 : 4;
       this.dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
-      this.scale = (n.contains("B64") ? 8 : 4) * (n.contains("ST64") ? 64 : 1);
       this.data0 = Src.of(inst.operand(Slot.DATA0), 32);
       this.data1 = Src.of(inst.operand(Slot.DATA1), 32);
     }
@@ -276,12 +277,10 @@ final class LdsOps {
       int ab = addr.vectorBase(w);
       int d0 = data0.vectorBase(w);
       int d1 = data1.vectorBase(w);
-      long o0 = (long) offset0 * scale;
-      long o1 = (long) offset1 * scale;
       long last = (long) lds.size() - 4L * dwords;
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
-        long pair = pairAt(w, cx, ab, l, o0, o1, last, 4 * dwords);
+        long pair = pairAt(w, cx, ab, l, last, 4 * dwords);
         int a0 = (int) pair;
         int a1 = (int) (pair >>> 32);
         for (int k = 0; k < dwords; k++) {
@@ -330,7 +329,6 @@ final class LdsOps {
   static final class Atomic extends Access {
     private final AtomicKind kind;
     private final boolean wide;
-    private final boolean st64;
     private final Src data0;
     private final Src data1;
     private final Dst dst;
@@ -340,7 +338,6 @@ final class LdsOps {
       String n = inst.operation().name();
       this.kind = kind;
       this.wide = n.contains("64") && !n.contains("ST64") || n.endsWith("_F64") || n.contains("B64");
-      this.st64 = n.contains("ST64");
       this.data0 = Src.of(inst.operand(Slot.DATA0), 32);
       this.data1 = Src.of(inst.operand(Slot.DATA1), 32);
       this.dst = Dst.of(inst.vdst());
@@ -354,9 +351,8 @@ final class LdsOps {
         int l = Long.numberOfTrailingZeros(m);
         if (kind == AtomicKind.SWAP2) {
           int per = wide ? 2 : 1;
-          int scale = 4 * per * (st64 ? 64 : 1);
-          int a0 = at(w, cx, l, (long) offset0 * scale, 4 * per);
-          int a1 = at(w, cx, l, (long) offset1 * scale, 4 * per);
+          int a0 = at(w, cx, l, pairOffset0, 4 * per);
+          int a1 = at(w, cx, l, pairOffset1, 4 * per);
           for (int k = 0; k < per; k++) {
             int o0 = lds.load32(a0 + 4 * k);
             int o1 = lds.load32(a1 + 4 * k);
