@@ -88,6 +88,13 @@ class ImageProperties {
     }
   }
 
+  /** An image of any type and data format, with a number format that suits it. */
+  static Img anyImage(Random r) {
+    int dfmt = FORMATS[r.nextInt(FORMATS.length)];
+    int nfmt = numberFormat(r, dfmt);
+    return image(r, TYPES[r.nextInt(TYPES.length)], dfmt, nfmt);
+  }
+
   static Img image(Random r, int type, int dfmt, int nfmt) {
     boolean oneD = type == 8 || type == 12;
     int width = 1 + r.nextInt(12);
@@ -202,9 +209,9 @@ class ImageProperties {
   void loadsMatchTheReference(@ForAll("loads") Operation op, @ForAll long seed) throws Exception {
     Random r = new Random(seed);
     Machine m = machine(r);
-    int dfmt = FORMATS[r.nextInt(FORMATS.length)];
-    int nfmt = numberFormat(r, dfmt);
-    Img img = image(r, TYPES[r.nextInt(TYPES.length)], dfmt, nfmt);
+    Img img = anyImage(r);
+    int dfmt = img.dfmt();
+    int nfmt = img.nfmt();
     img.store(m);
     boolean pck = op.name().contains("PCK");
     boolean sgn = op.name().endsWith("SGN");
@@ -258,9 +265,9 @@ class ImageProperties {
   void storesMatchTheReference(@ForAll("stores") Operation op, @ForAll long seed) throws Exception {
     Random r = new Random(seed);
     Machine m = machine(r);
-    int dfmt = FORMATS[r.nextInt(FORMATS.length)];
-    int nfmt = numberFormat(r, dfmt);
-    Img img = image(r, TYPES[r.nextInt(TYPES.length)], dfmt, nfmt);
+    Img img = anyImage(r);
+    int dfmt = img.dfmt();
+    int nfmt = img.nfmt();
     img.store(m);
     boolean pck = op.name().contains("PCK");
     boolean mip = op.name().contains("MIP");
