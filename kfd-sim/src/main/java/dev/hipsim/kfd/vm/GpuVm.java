@@ -319,14 +319,14 @@ public final class GpuVm implements GpuMemory {
   private boolean loadOnePage(long[] address, int dwords, int[] out) {
     long lo = address[0];
     long hi = lo;
-    long misaligned = 0;
+    long misaligned = lo;
     for (int l = 1; l < 64; l++) {
       long a = address[l];
       lo = Math.min(lo, a);
       hi = Math.max(hi, a);
       misaligned |= a;
     }
-    if ((misaligned & 3) != 0 || (lo & 3) != 0 || lo >>> Pte.PAGE_SHIFT != (hi + 4L * dwords - 1) >>> Pte.PAGE_SHIFT
+    if ((misaligned & 3) != 0 || lo >>> Pte.PAGE_SHIFT != (hi + 4L * dwords - 1) >>> Pte.PAGE_SHIFT
         || hi + 4L * dwords - 1 < lo) {
       return false;
     }
