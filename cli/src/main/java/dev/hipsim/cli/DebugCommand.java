@@ -1,7 +1,6 @@
 package dev.hipsim.cli;
 
 import dev.hipsim.cli.debug.DebugConsole;
-import dev.hipsim.hip.device.DeviceModel;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -27,7 +26,6 @@ import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
