@@ -79,6 +79,15 @@ final class LdsOps {
     }
 
     /**
+     * The address of lane {@code l} (register base {@code ab}) plus OFFSET, for an access ending by {@code last},
+     * checked against the bound as {@link #at} does, which reports a lane out of bounds.
+     */
+    int checkedAt(Wave w, Ctx cx, int ab, int l, long last, int bytes) throws DispatchException {
+      long a = (w.v[ab + l] & 0xffff_ffffL) + offset0;
+      return a > last ? at(w, cx, l, offset0, bytes) : (int) a; // at throws
+    }
+
+    /**
      * The two addresses of lane {@code l} in a DS_READ2/DS_WRITE2 (register base {@code ab}, elements of
      * {@code bytes} ending by {@code last}), both checked against the bound as {@link #at} does: the first in the
      * low half of the result, the second in the high half.
@@ -186,9 +195,8 @@ final class LdsOps {
       long last = (long) lds.size() - 4L * dwords;
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
-        long a = (v[ab + l] & 0xffff_ffffL) + offset0;
-        if (a > last) a = at(w, cx, l, offset0, 4 * dwords); // throws
-        for (int k = 0; k < dwords; k++) v[base + k * Wave.LANES + l] = lds.load32((int) a + 4 * k);
+        int a = checkedAt(w, cx, ab, l, last, 4 * dwords);
+        for (int k = 0; k < dwords; k++) v[base + k * Wave.LANES + l] = lds.load32(a + 4 * k);
       }
       w.pc += size;
     }
@@ -264,9 +272,8 @@ final class LdsOps {
       long last = (long) lds.size() - 4L * dwords;
       for (long m = w.exec(); m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
-        long a = (v[ab + l] & 0xffff_ffffL) + offset0;
-        if (a > last) a = at(w, cx, l, offset0, 4 * dwords); // throws
-        for (int k = 0; k < dwords; k++) lds.store32((int) a + 4 * k, v[db + k * Wave.LANES + l]);
+        int a = checkedAt(w, cx, ab, l, last, 4 * dwords);
+        for (int k = 0; k < dwords; k++) lds.store32(a + 4 * k, v[db + k * Wave.LANES + l]);
       }
       w.pc += size;
     }
