@@ -27,7 +27,21 @@ public final class Executable {
   /** {@code hsa_executable_state_t}. */
   public enum State { UNFROZEN, FROZEN }
 
-  private record Key(int gpuId, String name) {}
+  /**
+   * A symbol's agent and name. Its equals and hashCode are written out: a record's generated ones are linked
+   * through method handles at their first call, which cost about 15 ms on the first kernel launch.
+   */
+  private record Key(int gpuId, String name) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.gpuId == gpuId && k.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * gpuId + name.hashCode();
+    }
+  }
 
   private static final int PF_X = 1;
   private static final int LISTED_NAMES = 40;
