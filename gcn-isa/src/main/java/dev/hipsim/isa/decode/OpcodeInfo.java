@@ -124,6 +124,16 @@ public final class OpcodeInfo {
     return operands;
   }
 
+  /** The zero masks by variant key, as the tables give them (for {@link OpcodeTableFile}). */
+  long[] zeroMaskArray() {
+    return zeroMasks.clone();
+  }
+
+  /** The {@code FLAG_*} bits (for {@link OpcodeTableFile}). */
+  int flagBits() {
+    return flags;
+  }
+
   /** The operand spec of a slot, or null. */
   public OperandSpec operand(Slot slot) {
     for (OperandSpec s : operands) {

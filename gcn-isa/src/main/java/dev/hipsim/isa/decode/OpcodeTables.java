@@ -58,13 +58,35 @@ public final class OpcodeTables {
     return List.copyOf(new LinkedHashSet<>(seen));
   }
 
+  /**
+   * The compact file the build writes ({@link OpcodeTableFile}), or, when it is missing or does not fit this build
+   * (a class path without the build step), the text tables it is made from.
+   */
   private static OpcodeTables load() {
+    try (InputStream in = OpcodeTables.class.getResourceAsStream(OpcodeTableFile.RESOURCE)) {
+      if (in != null) {
+        OpcodeInfo[][][] rows = emptyRows();
+        OpcodeTableFile.read(in, rows);
+        return new OpcodeTables(rows);
+      }
+    } catch (IOException e) {
+      // Parse the text instead: it is the source the file is made from.
+    }
+    return new OpcodeTables(parseText());
+  }
+
+  private static OpcodeInfo[][][] emptyRows() {
     OpcodeInfo[][][] rows = new OpcodeInfo[2][Format.values().length][];
     for (Format f : Format.values()) {
       rows[0][f.ordinal()] = new OpcodeInfo[f.opcodeCount()];
       rows[1][f.ordinal()] = new OpcodeInfo[f.opcodeCount()];
     }
-    OpcodeTables tables = new OpcodeTables(rows);
+    return rows;
+  }
+
+  /** The tables parsed from the {@code *.tbl} text resources ([family][format][opcode]). */
+  static OpcodeInfo[][][] parseText() {
+    OpcodeTables tables = new OpcodeTables(emptyRows());
     for (Format f : Format.values()) {
       try (InputStream in = OpcodeTables.class.getResourceAsStream(f.resource())) {
         if (in == null) throw new IllegalStateException("missing opcode table " + f.resource());
@@ -80,7 +102,12 @@ public final class OpcodeTables {
         throw new UncheckedIOException(e);
       }
     }
-    return tables;
+    return tables.rows;
+  }
+
+  /** The tables as this class holds them ([family][format][opcode]), for {@link OpcodeTableFile} and tests. */
+  OpcodeInfo[][][] rowsByFamily() {
+    return rows;
   }
 
   private void parseRow(Format format, String line, int lineNo) {
