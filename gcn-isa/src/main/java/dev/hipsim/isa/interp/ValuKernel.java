@@ -22,6 +22,8 @@ final class ValuKernel extends Op {
   private static final LaneFn FN = SPEC == null ? null : SPEC.fn();
   /** The operation's whole-wave form, or null: a constant, so the test of it folds away in every copy. */
   private static final WaveFn WAVE = SPEC == null ? null : SPEC.wave();
+  /** The whole-wave form of an operation with a lane mask (carry chain, compare, v_cndmask), or null. */
+  private static final MaskWaveFn MASK_WAVE = SPEC == null ? null : SPEC.maskWave();
   private static final int W0 = SPEC == null ? 0 : SPEC.w0() == Src.PAIR16 ? 32 : SPEC.w0();
   private static final int W1 = SPEC == null ? 0 : SPEC.w1() == Src.PAIR16 ? 32 : SPEC.w1();
   private static final int W2 = SPEC == null ? 0 : SPEC.w2();
@@ -114,7 +116,9 @@ final class ValuKernel extends Op {
       return;
     }
     long bits = 0;
-    if (exec == -1L) {
+    if (MASK_WAVE != null && exec == -1L && (mode & ValuTable.INT_CLAMP) == 0) {
+      bits = MASK_WAVE.apply(v, d, a, ao, b, bo, mask);
+    } else if (exec == -1L) {
       for (int l = 0; l < Wave.LANES; l++) bits |= lane(v, d, a, ao, b, bo, c, co, mask, mode, l);
     } else {
       for (long m = exec; m != 0; m &= m - 1) {

@@ -5,15 +5,21 @@ import dev.hipsim.isa.fp.FpFormat;
 /**
  * How a VALU operation reads and writes: the bit width of each source (0 when absent) and of the result, the float
  * format its output modifiers apply to (or -1), what it does with the lane mask (compare, carry), the lane
- * function, and optionally a whole-wave form of it ({@link WaveFn}, null for most operations).
+ * function, and optionally a whole-wave form of it ({@link WaveFn}, or {@link MaskWaveFn} for the operations with
+ * a lane mask; null for most operations).
  */
-record ValuSpec(int w0, int w1, int w2, int wd, int outputFormat, int flags, LaneFn fn, WaveFn wave) {
+record ValuSpec(int w0, int w1, int w2, int wd, int outputFormat, int flags, LaneFn fn, WaveFn wave,
+    MaskWaveFn maskWave) {
   ValuSpec(int w0, int w1, int w2, int wd, int outputFormat, int flags, LaneFn fn) {
-    this(w0, w1, w2, wd, outputFormat, flags, fn, null);
+    this(w0, w1, w2, wd, outputFormat, flags, fn, null, null);
   }
 
   ValuSpec withWave(WaveFn f) {
-    return new ValuSpec(w0, w1, w2, wd, outputFormat, flags, fn, f);
+    return new ValuSpec(w0, w1, w2, wd, outputFormat, flags, fn, f, maskWave);
+  }
+
+  ValuSpec withMaskWave(MaskWaveFn f) {
+    return new ValuSpec(w0, w1, w2, wd, outputFormat, flags, fn, wave, f);
   }
 
   /** The result is one bit per lane, written to the scalar destination (VCC or an SGPR pair). */

@@ -100,7 +100,7 @@ final class ValuTable {
   private static ValuSpec build(Operation op) {
     switch (op) {
       // ---------------------------------------------------------------- moves and bit operations
-      case V_MOV_B32: return i32(1, (a, b, c, m) -> a);
+      case V_MOV_B32: return i32(1, (a, b, c, m) -> a).withWave(IntWaveOps::mov);
       case V_MOV_B64: return put(64, 0, 0, 64, NONE, 0, (a, b, c, m) -> a);
       case V_ACCVGPR_READ_B32: return i32(1, (a, b, c, m) -> a);
       case V_ACCVGPR_WRITE_B32: return i32(1, (a, b, c, m) -> a);
@@ -110,18 +110,19 @@ final class ValuTable {
       case V_FFBH_U32: return i32(1, (a, b, c, m) -> u(IntOps.ffbhU32(i(a))));
       case V_FFBL_B32: return i32(1, (a, b, c, m) -> u(IntOps.ffblB32(i(a))));
       case V_FFBH_I32: return i32(1, (a, b, c, m) -> u(IntOps.ffbhI32(i(a))));
-      case V_AND_B32: return i32(2, (a, b, c, m) -> a & b);
-      case V_OR_B32: return i32(2, (a, b, c, m) -> a | b);
-      case V_XOR_B32: return i32(2, (a, b, c, m) -> a ^ b);
+      case V_AND_B32: return i32(2, (a, b, c, m) -> a & b).withWave(IntWaveOps::and);
+      case V_OR_B32: return i32(2, (a, b, c, m) -> a | b).withWave(IntWaveOps::or);
+      case V_XOR_B32: return i32(2, (a, b, c, m) -> a ^ b).withWave(IntWaveOps::xor);
       case V_XNOR_B32: return i32(2, (a, b, c, m) -> u(IntOps.xnorB32(i(a), i(b))));
-      case V_LSHLREV_B32: return i32(2, (a, b, c, m) -> u(IntOps.lshlrevB32(i(a), i(b))));
-      case V_LSHRREV_B32: return i32(2, (a, b, c, m) -> u(IntOps.lshrrevB32(i(a), i(b))));
-      case V_ASHRREV_I32: return i32(2, (a, b, c, m) -> u(IntOps.ashrrevI32(i(a), i(b))));
-      case V_LSHLREV_B64: return put(32, 64, 0, 64, NONE, 0, (a, b, c, m) -> IntOps.lshlrevB64(i(a), b));
+      case V_LSHLREV_B32: return i32(2, (a, b, c, m) -> u(IntOps.lshlrevB32(i(a), i(b)))).withWave(IntWaveOps::lshlrev);
+      case V_LSHRREV_B32: return i32(2, (a, b, c, m) -> u(IntOps.lshrrevB32(i(a), i(b)))).withWave(IntWaveOps::lshrrev);
+      case V_ASHRREV_I32: return i32(2, (a, b, c, m) -> u(IntOps.ashrrevI32(i(a), i(b)))).withWave(IntWaveOps::ashrrev);
+      case V_LSHLREV_B64: return put(32, 64, 0, 64, NONE, 0, (a, b, c, m) -> IntOps.lshlrevB64(i(a), b))
+          .withWave(IntWaveOps::lshlrev64);
       case V_LSHRREV_B64: return put(32, 64, 0, 64, NONE, 0, (a, b, c, m) -> IntOps.lshrrevB64(i(a), b));
       case V_ASHRREV_I64: return put(32, 64, 0, 64, NONE, 0, (a, b, c, m) -> IntOps.ashrrevI64(i(a), b));
       case V_LSHL_ADD_U64: return put(64, 32, 64, 64, NONE, 0, (a, b, c, m) -> IntOps.lshlAddU64(a, i(b), c));
-      case V_BFE_U32: return i32(3, (a, b, c, m) -> u(IntOps.bfeU32(i(a), i(b), i(c))));
+      case V_BFE_U32: return i32(3, (a, b, c, m) -> u(IntOps.bfeU32(i(a), i(b), i(c)))).withWave(IntWaveOps::bfeU32);
       case V_BFE_I32: return i32(3, (a, b, c, m) -> u(IntOps.bfeI32(i(a), i(b), i(c))));
       case V_BFI_B32: return i32(3, (a, b, c, m) -> u(IntOps.bfiB32(i(a), i(b), i(c))));
       case V_BFM_B32: return i32(2, (a, b, c, m) -> u(IntOps.bfmB32(i(a), i(b))));
@@ -135,30 +136,41 @@ final class ValuTable {
       case V_SAD_U16: return i32(3, (a, b, c, m) -> u(IntOps.sadU16(i(a), i(b), i(c))));
       case V_SAD_U32: return i32(3, (a, b, c, m) -> u(IntOps.sadU32(i(a), i(b), i(c))));
       case V_MSAD_U8: return i32(3, (a, b, c, m) -> u(IntOps.msadU8(i(a), i(b), i(c))));
-      case V_LSHL_ADD_U32: return i32(3, (a, b, c, m) -> u(IntOps.lshlAddU32(i(a), i(b), i(c))));
+      case V_LSHL_ADD_U32: return i32(3, (a, b, c, m) -> u(IntOps.lshlAddU32(i(a), i(b), i(c))))
+          .withWave(IntWaveOps::lshlAdd);
       case V_ADD_LSHL_U32: return i32(3, (a, b, c, m) -> u(IntOps.addLshlU32(i(a), i(b), i(c))));
-      case V_ADD3_U32: return i32(3, (a, b, c, m) -> u(IntOps.add3U32(i(a), i(b), i(c))));
-      case V_LSHL_OR_B32: return i32(3, (a, b, c, m) -> u(IntOps.lshlOrB32(i(a), i(b), i(c))));
-      case V_AND_OR_B32: return i32(3, (a, b, c, m) -> u(IntOps.andOrB32(i(a), i(b), i(c))));
-      case V_OR3_B32: return i32(3, (a, b, c, m) -> u(IntOps.or3B32(i(a), i(b), i(c))));
+      case V_ADD3_U32: return i32(3, (a, b, c, m) -> u(IntOps.add3U32(i(a), i(b), i(c)))).withWave(IntWaveOps::add3);
+      case V_LSHL_OR_B32: return i32(3, (a, b, c, m) -> u(IntOps.lshlOrB32(i(a), i(b), i(c))))
+          .withWave(IntWaveOps::lshlOr);
+      case V_AND_OR_B32: return i32(3, (a, b, c, m) -> u(IntOps.andOrB32(i(a), i(b), i(c))))
+          .withWave(IntWaveOps::andOr);
+      case V_OR3_B32: return i32(3, (a, b, c, m) -> u(IntOps.or3B32(i(a), i(b), i(c)))).withWave(IntWaveOps::or3);
       case V_XAD_U32: return i32(3, (a, b, c, m) -> u(IntOps.xadU32(i(a), i(b), i(c))));
-      case V_CNDMASK_B32: return put(32, 32, 64, 32, NONE, MASK_IN, (a, b, c, m) -> c != 0 ? b : a);
+      case V_CNDMASK_B32: return put(32, 32, 64, 32, NONE, MASK_IN, (a, b, c, m) -> c != 0 ? b : a)
+          .withMaskWave(IntWaveOps::cndmask);
       // ---------------------------------------------------------------- 32-bit integer arithmetic
-      case V_ADD_U32: return i32(2, (a, b, c, m) -> u(IntOps.addU32(i(a), i(b), cl(m))));
-      case V_SUB_U32: return i32(2, (a, b, c, m) -> u(IntOps.subU32(i(a), i(b), cl(m))));
-      case V_SUBREV_U32: return i32(2, (a, b, c, m) -> u(IntOps.subU32(i(b), i(a), cl(m))));
+      case V_ADD_U32: return i32(2, (a, b, c, m) -> u(IntOps.addU32(i(a), i(b), cl(m)))).withWave(IntWaveOps::add);
+      case V_SUB_U32: return i32(2, (a, b, c, m) -> u(IntOps.subU32(i(a), i(b), cl(m)))).withWave(IntWaveOps::sub);
+      case V_SUBREV_U32: return i32(2, (a, b, c, m) -> u(IntOps.subU32(i(b), i(a), cl(m))))
+          .withWave(IntWaveOps::subrev);
       case V_ADD_I32: return i32(2, (a, b, c, m) -> u(IntOps.addI32(i(a), i(b), cl(m))));
       case V_SUB_I32: return i32(2, (a, b, c, m) -> u(IntOps.subI32(i(a), i(b), cl(m))));
-      case V_ADD_CO_U32: return put(32, 32, 0, 32, NONE, CARRY_OUT, (a, b, c, m) -> IntOps.addCo(i(a), i(b), cl(m)));
-      case V_SUB_CO_U32: return put(32, 32, 0, 32, NONE, CARRY_OUT, (a, b, c, m) -> IntOps.subCo(i(a), i(b), cl(m)));
-      case V_SUBREV_CO_U32: return put(32, 32, 0, 32, NONE, CARRY_OUT, (a, b, c, m) -> IntOps.subCo(i(b), i(a), cl(m)));
+      case V_ADD_CO_U32: return put(32, 32, 0, 32, NONE, CARRY_OUT, (a, b, c, m) -> IntOps.addCo(i(a), i(b), cl(m)))
+          .withMaskWave(IntWaveOps::addCo);
+      case V_SUB_CO_U32: return put(32, 32, 0, 32, NONE, CARRY_OUT, (a, b, c, m) -> IntOps.subCo(i(a), i(b), cl(m)))
+          .withMaskWave(IntWaveOps::subCo);
+      case V_SUBREV_CO_U32: return put(32, 32, 0, 32, NONE, CARRY_OUT, (a, b, c, m) -> IntOps.subCo(i(b), i(a), cl(m)))
+          .withMaskWave(IntWaveOps::subrevCo);
       case V_ADDC_CO_U32: return put(32, 32, 64, 32, NONE, CARRY_OUT | MASK_IN,
-          (a, b, c, m) -> IntOps.addc(i(a), i(b), c != 0, cl(m)));
+          (a, b, c, m) -> IntOps.addc(i(a), i(b), c != 0, cl(m)))
+          .withMaskWave(IntWaveOps::addc);
       case V_SUBB_CO_U32: return put(32, 32, 64, 32, NONE, CARRY_OUT | MASK_IN,
-          (a, b, c, m) -> IntOps.subb(i(a), i(b), c != 0, cl(m)));
+          (a, b, c, m) -> IntOps.subb(i(a), i(b), c != 0, cl(m)))
+          .withMaskWave(IntWaveOps::subb);
       case V_SUBBREV_CO_U32: return put(32, 32, 64, 32, NONE, CARRY_OUT | MASK_IN,
-          (a, b, c, m) -> IntOps.subb(i(b), i(a), c != 0, cl(m)));
-      case V_MUL_LO_U32: return i32(2, (a, b, c, m) -> u(IntOps.mulLoU32(i(a), i(b))));
+          (a, b, c, m) -> IntOps.subb(i(b), i(a), c != 0, cl(m)))
+          .withMaskWave(IntWaveOps::subbrev);
+      case V_MUL_LO_U32: return i32(2, (a, b, c, m) -> u(IntOps.mulLoU32(i(a), i(b)))).withWave(IntWaveOps::mulLo);
       case V_MUL_HI_U32: return i32(2, (a, b, c, m) -> u(IntOps.mulHiU32(i(a), i(b))));
       case V_MUL_HI_I32: return i32(2, (a, b, c, m) -> u(IntOps.mulHiI32(i(a), i(b))));
       case V_MUL_I32_I24: return i32(2, (a, b, c, m) -> u(IntOps.mulI32I24(i(a), i(b))));
@@ -217,7 +229,8 @@ final class ValuTable {
       case V_FMAMK_F32: return f32(3, (a, b, c, m) -> u(F32Ops.fma(i(a), i(b), i(c), m)));
       case V_FMAAK_F32: return f32(3, (a, b, c, m) -> u(F32Ops.fma(i(a), i(b), i(c), m)));
       case V_MAC_F32: return put(32, 32, 32, 32, F32, ACCUMULATE, (a, b, c, m) -> u(F32Ops.mad(i(a), i(b), i(c), m)));
-      case V_FMAC_F32: return put(32, 32, 32, 32, F32, ACCUMULATE, (a, b, c, m) -> u(F32Ops.fma(i(a), i(b), i(c), m))).withWave(F32WaveOps::fma);
+      case V_FMAC_F32: return put(32, 32, 32, 32, F32, ACCUMULATE, (a, b, c, m) -> u(F32Ops.fma(i(a), i(b), i(c), m)))
+          .withWave(F32WaveOps::fma);
       case V_MIN3_F32: return f32(3, (a, b, c, m) -> u(F32Ops.min3(i(a), i(b), i(c), m)));
       case V_MAX3_F32: return f32(3, (a, b, c, m) -> u(F32Ops.max3(i(a), i(b), i(c), m)));
       case V_MED3_F32: return f32(3, (a, b, c, m) -> u(F32Ops.med3(i(a), i(b), i(c), m)));
@@ -327,8 +340,10 @@ final class ValuTable {
       case V_CVT_PKRTZ_F16_F32: return i32(2, (a, b, c, m) -> u(Convert.pkrtzF16FromF32(i(a), i(b), m)));
       case V_CVT_PKNORM_I16_F32: return i32(2, (a, b, c, m) -> u(Convert.pknormI16FromF32(i(a), i(b), m)));
       case V_CVT_PKNORM_U16_F32: return i32(2, (a, b, c, m) -> u(Convert.pknormU16FromF32(i(a), i(b), m)));
-      case V_CVT_PKNORM_I16_F16: return put(16, 16, 0, 32, NONE, 0, (a, b, c, m) -> u(Convert.pknormI16FromF16(i(a), i(b), m)));
-      case V_CVT_PKNORM_U16_F16: return put(16, 16, 0, 32, NONE, 0, (a, b, c, m) -> u(Convert.pknormU16FromF16(i(a), i(b), m)));
+      case V_CVT_PKNORM_I16_F16: return put(16, 16, 0, 32, NONE, 0,
+          (a, b, c, m) -> u(Convert.pknormI16FromF16(i(a), i(b), m)));
+      case V_CVT_PKNORM_U16_F16: return put(16, 16, 0, 32, NONE, 0,
+          (a, b, c, m) -> u(Convert.pknormU16FromF16(i(a), i(b), m)));
       case V_CVT_PK_U16_U32: return i32(2, (a, b, c, m) -> u(Convert.pkU16FromU32(i(a), i(b))));
       case V_CVT_PK_I16_I32: return i32(2, (a, b, c, m) -> u(Convert.pkI16FromI32(i(a), i(b))));
       case V_CVT_PK_U8_F32: return i32(3, (a, b, c, m) -> u(Convert.pkU8FromF32(i(a), i(b), i(c), m)));
@@ -397,8 +412,10 @@ final class ValuTable {
     switch (type) {
       case "I16": return put(16, 16, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpI16(p, i(a), i(b)) ? 1 : 0);
       case "U16": return put(16, 16, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpU16(p, i(a), i(b)) ? 1 : 0);
-      case "I32": return put(32, 32, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpI32(p, i(a), i(b)) ? 1 : 0);
-      case "U32": return put(32, 32, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpU32(p, i(a), i(b)) ? 1 : 0);
+      case "I32": return put(32, 32, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpI32(p, i(a), i(b)) ? 1 : 0)
+          .withMaskWave((v, d, a, ao, b, bo, mask) -> IntWaveOps.compare32(p, false, a, ao, b, bo));
+      case "U32": return put(32, 32, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpU32(p, i(a), i(b)) ? 1 : 0)
+          .withMaskWave((v, d, a, ao, b, bo, mask) -> IntWaveOps.compare32(p, true, a, ao, b, bo));
       case "I64": return put(64, 64, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpI64(p, a, b) ? 1 : 0);
       case "U64": return put(64, 64, 0, 0, NONE, flags, (a, b, c, m) -> IntOps.cmpU64(p, a, b) ? 1 : 0);
       default: return null;
