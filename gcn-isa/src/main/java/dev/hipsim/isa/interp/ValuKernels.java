@@ -9,11 +9,13 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
- * Makes the specialised fast form ({@link ValuKernel}) of VALU instructions that have a plain form: one hidden
- * class per operation, defined from the template's bytes with the operation's {@link ValuSpec} as class data, made
- * once per process on first use.
+ * Makes the fast form of VALU instructions that have a plain form: a {@link WholeWaveOp} when the operation has a
+ * whole-wave form, else (and behind a WholeWaveOp, for what it does not take) the specialised {@link ValuKernel}:
+ * one hidden class per operation, defined from the template's bytes with the operation's {@link ValuSpec} as
+ * class data, made once per process on first use.
  */
 final class ValuKernels {
   private ValuKernels() {}
@@ -33,6 +35,16 @@ final class ValuKernels {
     Src s1 = Src.of(inst.src1(), spec.w1());
     Src s2 = Src.of(inst.src2(), spec.has(ValuSpec.MASK_IN) ? 64 : spec.w2());
     int modeBits = inst.clamp() && spec.outputFormat() == ValuSpec.NONE ? ValuTable.INT_CLAMP : 0;
+    Supplier<Op> specialised = () -> specialise(inst, spec, generic, s0, s1, s2, modeBits);
+    if (spec.wave() != null || spec.maskWave() != null) {
+      return new WholeWaveOp(generic, spec, s0, s1, s2, Dst.of(inst.vdst()), Dst.of(inst.sdst()), modeBits,
+          specialised);
+    }
+    return specialised.get();
+  }
+
+  private static Op specialise(Instruction inst, ValuSpec spec, ValuOp generic, Src s0, Src s1, Src s2,
+      int modeBits) {
     try {
       MethodHandle make = CLASSES.computeIfAbsent(inst.operation(), op -> define(spec));
       return (Op) make.invoke(generic, s0, s1, s2, Dst.of(inst.vdst()), Dst.of(inst.sdst()), modeBits);
