@@ -193,37 +193,44 @@ final class IntWaveOps {
   }
 
   /**
-   * V_CMP(X)_*_I32 / _U32: one bit per lane, {@code p} an {@code IntOps.ICMP_*} predicate. Unsigned operands are
-   * compared as signed ones with the sign bit flipped.
+   * V_CMP(X)_*_I32 / _U32: one bit per lane, {@code p} an {@code IntOps.ICMP_*} predicate. The loops have no
+   * branches: the operands are widened to 64 bits (sign- or zero-extended) and the sign of their difference is the
+   * lane's "less than"; the other predicates are that, swapped or inverted over all 64 lanes.
    */
   static long compare32(int p, boolean unsigned, int[] a, int ao, int[] b, int bo) {
-    int flip = unsigned ? Integer.MIN_VALUE : 0;
-    long bits = 0;
+    long widen = unsigned ? M32 : -1L;
     switch (p) {
       case IntOps.ICMP_F:
         return 0;
       case IntOps.ICMP_T:
         return -1L;
       case IntOps.ICMP_LT:
-        for (int l = 0; l < N; l++) if ((a[ao + l] ^ flip) < (b[bo + l] ^ flip)) bits |= 1L << l;
-        return bits;
-      case IntOps.ICMP_LE:
-        for (int l = 0; l < N; l++) if ((a[ao + l] ^ flip) <= (b[bo + l] ^ flip)) bits |= 1L << l;
-        return bits;
-      case IntOps.ICMP_GT:
-        for (int l = 0; l < N; l++) if ((a[ao + l] ^ flip) > (b[bo + l] ^ flip)) bits |= 1L << l;
-        return bits;
+        return lessThan(a, ao, b, bo, widen);
       case IntOps.ICMP_GE:
-        for (int l = 0; l < N; l++) if ((a[ao + l] ^ flip) >= (b[bo + l] ^ flip)) bits |= 1L << l;
-        return bits;
+        return ~lessThan(a, ao, b, bo, widen);
+      case IntOps.ICMP_GT:
+        return lessThan(b, bo, a, ao, widen);
+      case IntOps.ICMP_LE:
+        return ~lessThan(b, bo, a, ao, widen);
       case IntOps.ICMP_EQ:
-        for (int l = 0; l < N; l++) if (a[ao + l] == b[bo + l]) bits |= 1L << l;
-        return bits;
+        return equal(a, ao, b, bo);
       case IntOps.ICMP_NE:
-        for (int l = 0; l < N; l++) if (a[ao + l] != b[bo + l]) bits |= 1L << l;
-        return bits;
+        return ~equal(a, ao, b, bo);
       default:
         throw new IllegalArgumentException("integer compare predicate " + p);
     }
+  }
+
+  private static long lessThan(int[] a, int ao, int[] b, int bo, long widen) {
+    long bits = 0;
+    for (int l = 0; l < N; l++) bits |= ((((long) a[ao + l] & widen) - ((long) b[bo + l] & widen)) >>> 63) << l;
+    return bits;
+  }
+
+  /** A lane's bit is set when its operands are equal: their xor, zero-extended, minus one is then negative. */
+  private static long equal(int[] a, int ao, int[] b, int bo) {
+    long bits = 0;
+    for (int l = 0; l < N; l++) bits |= ((((long) (a[ao + l] ^ b[bo + l]) & M32) - 1) >>> 63) << l;
+    return bits;
   }
 }

@@ -81,9 +81,15 @@ class IntWaveProperties {
     }
     Assume.that(inst.operation() == op && ValuKernels.plain(inst, spec));
     long state = r.nextLong();
+    // Half the time small values, so that compares see ties and equal operands, and carries chain.
+    boolean small = r.nextBoolean();
     for (Machine m : new Machine[] {fast, generic}) {
       Random same = new Random(state);
       m.randomize(same, 64);
+      if (small) {
+        for (int i = 0; i < 64 * Wave.LANES; i++) m.w.v[i] = same.nextInt(4) - (same.nextInt(8) == 0 ? 2 : 0);
+        for (int i = 0; i < 102; i++) m.w.s[i] = same.nextInt(4);
+      }
       m.w.setExec(-1L);
     }
     Op specialised = ValuKernels.of(inst, spec, new ValuOp(inst, spec));
