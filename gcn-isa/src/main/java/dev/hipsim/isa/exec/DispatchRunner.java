@@ -123,9 +123,18 @@ public final class DispatchRunner {
     }
   }
 
+  /**
+   * Wave-instructions a worker counts by itself before adding them to the dispatch's total: the total is a shared
+   * counter, and adding to it after every quantum made the workers contend for its cache line. The watchdog's
+   * instruction limit is checked at this granularity per worker.
+   */
+  static final int COUNT_FLUSH = 1 << 15;
+
   /** One worker: a set of resident workgroups run round-robin. */
   private final class ComputeUnit implements Runnable {
     final int id;
+    /** Wave-instructions executed and not yet added to {@link #instructions}. */
+    long uncounted;
     final WaveExecutor executor;
     final List<Workgroup> resident = new ArrayList<>();
     final List<Workgroup> spare = new ArrayList<>();
@@ -147,6 +156,8 @@ public final class DispatchRunner {
       } catch (RuntimeException | Error e) {
         fail(new DispatchException("internal error in compute unit " + id + ": " + e, e));
       } finally {
+        instructions.addAndGet(uncounted);
+        uncounted = 0;
         snapshot = describeResident();
       }
     }
@@ -173,7 +184,13 @@ public final class DispatchRunner {
         }
         // Admit another workgroup only when nothing resident can move on by itself.
         admitMore = !progress || resident.isEmpty();
-        checkWatchdog();
+        if (uncounted >= COUNT_FLUSH) {
+          instructions.addAndGet(uncounted);
+          uncounted = 0;
+          checkWatchdog();
+        } else if (!progress) {
+          checkWatchdog(); // every wave waits: only the time limit can end a wait that never ends
+        }
       }
     }
 
@@ -186,7 +203,7 @@ public final class DispatchRunner {
         if (w.status != WaveStatus.RUNNING) continue;
         long before = w.instructions;
         executor.run(w, options.quantum());
-        instructions.addAndGet(w.instructions - before);
+        uncounted += w.instructions - before;
         if (w.status != WaveStatus.SLEEPING) progress = true;
       }
       if (g.releaseBarrierIfComplete()) progress = true;
