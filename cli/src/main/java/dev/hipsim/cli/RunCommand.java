@@ -1,6 +1,7 @@
 package dev.hipsim.cli;
 
 import dev.hipsim.hip.device.DeviceModel;
+import dev.hipsim.hip.device.ProgramDevices;
 import dev.hipsim.hip.runtime.RuntimeConfig;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -23,8 +24,11 @@ import picocli.CommandLine.Spec;
  * {@code hipsim run [--device gfx90a|gfx940|gfx942] [--stats] -- PROGRAM [ARGS…]}: runs an unmodified HIP program
  * with hipsim's libamdhip64 first on its library path, so the HIP runtime it talks to is hipsim's (a JVM inside the
  * program). Without {@code --device} (or HIPSIM_DEVICE) the device is chosen from the targets the program's code
- * objects name ({@link DeviceSelection}). The program inherits stdin, stdout and stderr; hipsim exits with the
+ * objects name ({@link ProgramDevices}). The program inherits stdin, stdout and stderr; hipsim exits with the
  * program's status (134 after a GPU memory fault, which aborts the program as on hardware).
+ *
+ * <p>bin/hipsim starts the program itself, without this JVM, when the command line and the program are plainly
+ * fine; this command handles everything else, and every error message.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run an unmodified HIP program on the simulated GPU; exits with the program's status.")
@@ -97,7 +101,7 @@ final class RunCommand implements Callable<Integer> {
     }
     String chosen = device;
     if (chosen == null && System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank()) {
-      chosen = DeviceSelection.choose(Paths.get(program)).map(DeviceModel::target).orElse(null);
+      chosen = ProgramDevices.choose(Paths.get(program)).map(DeviceModel::target).orElse(null);
     }
     return environment(System.getenv(), home, nativeDir, chosen, stats, System.getProperty("java.class.path"),
         System.getProperty("java.home"));

@@ -3,6 +3,7 @@ package dev.hipsim.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.hipsim.hip.device.ProgramDevices;
 import dev.hipsim.testing.Corpus;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -96,15 +97,15 @@ class RunCommandTest {
     assertThat(gfx940.stderr()).startsWith("hipsim: kernel statistics on gfx940, AMD Instinct MI300A");
     // gfx942 and gfx90a code: gfx90a is preferred; --device overrides.
     Path both = Corpus.root().resolve("gfx942-v6-ccob3/saxpy");
-    assertThat(DeviceSelection.processors(both)).containsExactlyInAnyOrder("gfx90a", "gfx942");
-    assertThat(DeviceSelection.choose(both).orElseThrow().target()).isEqualTo("gfx90a");
+    assertThat(ProgramDevices.processors(both)).containsExactlyInAnyOrder("gfx90a", "gfx942");
+    assertThat(ProgramDevices.choose(both).orElseThrow().target()).isEqualTo("gfx90a");
     Result forced = hipsim("run", "--device", "gfx942", "--stats", "--", both.toString());
     assertThat(forced.stderr()).as(forced.toString()).startsWith("hipsim: kernel statistics on gfx942");
     // A program whose kernels live in a library next to it: the library's code decides.
     Path app = Corpus.root().resolve("gfx940-v5/shared_lib");
-    assertThat(DeviceSelection.neighbours(app)).contains(Corpus.root().resolve("gfx940-v5/libkern.so"));
-    assertThat(DeviceSelection.choose(app).orElseThrow().target()).isEqualTo("gfx940");
-    assertThat(DeviceSelection.choose(Paths.get("/bin/sh"))).isEmpty();
+    assertThat(ProgramDevices.neighbours(app)).contains(Corpus.root().resolve("gfx940-v5/libkern.so"));
+    assertThat(ProgramDevices.choose(app).orElseThrow().target()).isEqualTo("gfx940");
+    assertThat(ProgramDevices.choose(Paths.get("/bin/sh"))).isEmpty();
   }
 
   @Test

@@ -1,11 +1,16 @@
 package dev.hipsim.hip.runtime;
 
 import dev.hipsim.hip.device.DeviceModel;
+import dev.hipsim.hip.device.ProgramDevices;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
- * How {@code hipsim run} configured this process, from environment variables: {@code HIPSIM_DEVICE} (gfx90a, the
- * default, or gfx942) and {@code HIPSIM_STATS} (any non-empty value: print per-kernel statistics at exit).
+ * How {@code hipsim run} configured this process, from environment variables: {@code HIPSIM_DEVICE} (gfx90a, gfx940
+ * or gfx942; unset or empty: one the program has code for, see {@link ProgramDevices}, else gfx90a) and
+ * {@code HIPSIM_STATS} (any non-empty value: print per-kernel statistics at exit).
  */
 public record RuntimeConfig(DeviceModel device, boolean stats, int abiMajor) {
   public static final String DEVICE_VARIABLE = "HIPSIM_DEVICE";
@@ -30,16 +35,38 @@ public record RuntimeConfig(DeviceModel device, boolean stats, int abiMajor) {
     return m.find() ? new RuntimeConfig(device, stats, Integer.parseInt(m.group(1))) : this;
   }
 
-  /** @throws IllegalArgumentException naming the variable when a value is not understood */
+  /**
+   * The configuration of the running program: without a device named, the one its own code is for (read from
+   * {@code /proc/self/exe} and the libraries next to it), as {@code hipsim run} would choose.
+   *
+   * @throws IllegalArgumentException naming the variable when a value is not understood
+   */
   public static RuntimeConfig fromEnvironment(Map<String, String> env) {
+    return fromEnvironment(env, RuntimeConfig::runningProgramDevice);
+  }
+
+  /**
+   * @param programDevice the device the program's code is for, asked only when no device is named
+   * @throws IllegalArgumentException naming the variable when a value is not understood
+   */
+  public static RuntimeConfig fromEnvironment(Map<String, String> env, Supplier<Optional<DeviceModel>> programDevice) {
     String device = env.getOrDefault(DEVICE_VARIABLE, "");
     DeviceModel model;
     try {
-      model = device.isBlank() ? DeviceModel.MI210 : DeviceModel.forName(device);
+      model = device.isBlank() ? programDevice.get().orElse(DeviceModel.MI210) : DeviceModel.forName(device);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(DEVICE_VARIABLE + ": " + e.getMessage(), e);
     }
     String stats = env.getOrDefault(STATS_VARIABLE, "");
     return new RuntimeConfig(model, !stats.isBlank() && !stats.equals("0"), 5);
+  }
+
+  /** The device the running program's code is for, if it names one hipsim simulates. */
+  private static Optional<DeviceModel> runningProgramDevice() {
+    try {
+      return ProgramDevices.choose(Path.of("/proc/self/exe").toRealPath());
+    } catch (java.io.IOException | SecurityException e) {
+      return Optional.empty(); // not Linux, or not allowed to see: the default device
+    }
   }
 }

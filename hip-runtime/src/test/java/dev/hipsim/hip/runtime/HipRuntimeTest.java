@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -150,7 +151,14 @@ class HipRuntimeTest {
 
   @Test
   void configurationComesFromTheEnvironment() {
+    // The test JVM's own executable has no device code: the default device.
     assertThat(RuntimeConfig.fromEnvironment(Map.of()).device()).isSameAs(DeviceModel.MI210);
+    // Without HIPSIM_DEVICE the program's code decides; a named device wins without looking at it.
+    assertThat(RuntimeConfig.fromEnvironment(Map.of("HIPSIM_DEVICE", " "), () -> Optional.of(DeviceModel.MI300A))
+        .device()).isSameAs(DeviceModel.MI300A);
+    assertThat(RuntimeConfig.fromEnvironment(Map.of("HIPSIM_DEVICE", "gfx90a"), () -> {
+      throw new AssertionError("the program is not read when a device is named");
+    }).device()).isSameAs(DeviceModel.MI210);
     assertThat(RuntimeConfig.fromEnvironment(Map.of("HIPSIM_DEVICE", "gfx942", "HIPSIM_STATS", "1")))
         .isEqualTo(new RuntimeConfig(DeviceModel.MI300X, true));
     assertThatThrownBy(() -> RuntimeConfig.fromEnvironment(Map.of("HIPSIM_DEVICE", "gfx908")))

@@ -1,4 +1,4 @@
-package dev.hipsim.cli;
+package dev.hipsim.hip.device;
 
 import dev.hipsim.bundle.BundleEntry;
 import dev.hipsim.bundle.BundleLocation;
@@ -9,7 +9,6 @@ import dev.hipsim.bundle.target.EntryId;
 import dev.hipsim.bundle.target.TargetId;
 import dev.hipsim.elf.DynamicEntry;
 import dev.hipsim.elf.ElfFile;
-import dev.hipsim.hip.device.DeviceModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,19 +19,20 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which simulated GPU {@code hipsim run} picks when none is asked for: one the program's device code targets. The
- * program and the shared libraries it needs that sit next to it (where {@code $ORIGIN} run paths find a HIP
- * library) are searched for code objects; among the devices they can run on, gfx90a (MI210) comes first, then
- * gfx942 (MI300X), then gfx940 (MI300A). A file that cannot be read is skipped: the program may still run.
+ * Which simulated GPU runs a program when none is asked for ({@code hipsim run} without {@code --device}, or the
+ * runtime started with no HIPSIM_DEVICE): one the program's device code targets. The program and the shared
+ * libraries it needs that sit next to it (where {@code $ORIGIN} run paths find a HIP library) are searched for
+ * code objects; among the devices they can run on, gfx90a (MI210) comes first, then gfx942 (MI300X), then gfx940
+ * (MI300A). A file that cannot be read is skipped: the program may still run.
  */
-final class DeviceSelection {
+public final class ProgramDevices {
   /** Preference order when the program carries code for several simulated devices. */
-  static final List<String> PREFERENCE = List.of("gfx90a", "gfx942", "gfx940");
+  public static final List<String> PREFERENCE = List.of("gfx90a", "gfx942", "gfx940");
 
-  private DeviceSelection() {}
+  private ProgramDevices() {}
 
   /** The device to run {@code program} on, if its code names one hipsim simulates. */
-  static Optional<DeviceModel> choose(Path program) {
+  public static Optional<DeviceModel> choose(Path program) {
     Set<String> processors = processors(program);
     for (String p : PREFERENCE) {
       if (processors.contains(p)) return Optional.of(DeviceModel.forName(p));
@@ -41,7 +41,7 @@ final class DeviceSelection {
   }
 
   /** The processors of every device code object in the program and its neighbouring NEEDED libraries. */
-  static Set<String> processors(Path program) {
+  public static Set<String> processors(Path program) {
     Set<String> out = new LinkedHashSet<>();
     List<Path> files = new ArrayList<>();
     files.add(program);
@@ -62,7 +62,7 @@ final class DeviceSelection {
   }
 
   /** DT_NEEDED libraries of {@code program} found in its own directory. */
-  static List<Path> neighbours(Path program) {
+  public static List<Path> neighbours(Path program) {
     List<Path> out = new ArrayList<>();
     Path dir = program.toAbsolutePath().getParent();
     if (dir == null) return out;
