@@ -4,7 +4,6 @@ import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.exec.Wave;
 import java.lang.constant.ConstantDescs;
 import java.lang.invoke.MethodHandles;
-import java.util.Arrays;
 
 /**
  * The fast path of a VALU instruction in its plain form — 32- and 64-bit operands without input modifiers, DPP,
@@ -81,7 +80,7 @@ final class ValuKernel extends Op {
         a = v;
         ao = s0.vectorBase(w);
       } else {
-        broadcast(w, cx, s0, W0, a);
+        s0.broadcastRaw(w, cx, W0, a);
       }
     }
     int[] b = cx.sb;
@@ -91,7 +90,7 @@ final class ValuKernel extends Op {
         b = v;
         bo = s1.vectorBase(w);
       } else {
-        broadcast(w, cx, s1, W1, b);
+        s1.broadcastRaw(w, cx, W1, b);
       }
     }
     int[] c = cx.sc;
@@ -107,7 +106,7 @@ final class ValuKernel extends Op {
         c = v;
         co = s2.vectorBase(w);
       } else {
-        broadcast(w, cx, s2, W2, c);
+        s2.broadcastRaw(w, cx, W2, c);
       }
     }
     int d = COMPARE ? 0 : vdst.base(w);
@@ -154,14 +153,4 @@ final class ValuKernel extends Op {
     return width == 0 ? 0 : width == 64 ? (a[o + l] & M32) | ((long) a[o + Wave.LANES + l] << 32) : a[o + l] & M32;
   }
 
-  /** A scalar source in every lane of {@code out}: low dwords in 0..63, high dwords (64-bit) in 64..127. */
-  private static void broadcast(Wave w, Ctx cx, Src src, int width, int[] out) throws DispatchException {
-    if (width == 64) {
-      long x = src.scalarRaw64(w, cx);
-      Arrays.fill(out, 0, Wave.LANES, (int) x);
-      Arrays.fill(out, Wave.LANES, 2 * Wave.LANES, (int) (x >>> 32));
-    } else {
-      Arrays.fill(out, 0, Wave.LANES, src.scalarRaw32(w, cx));
-    }
-  }
 }

@@ -2,7 +2,6 @@ package dev.hipsim.isa.interp;
 
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.exec.Wave;
-import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
@@ -76,7 +75,7 @@ final class WholeWaveOp extends Op {
       if (s0.isVector()) {
         ao = s0.vectorBase(w);
       } else {
-        a = broadcast(w, cx, s0, w0, cx.sa);
+        a = s0.broadcastRaw(w, cx, w0, cx.sa);
       }
     }
     int[] b = v;
@@ -85,7 +84,7 @@ final class WholeWaveOp extends Op {
       if (s1.isVector()) {
         bo = s1.vectorBase(w);
       } else {
-        b = broadcast(w, cx, s1, w1, cx.sb);
+        b = s1.broadcastRaw(w, cx, w1, cx.sb);
       }
     }
     int[] c = v;
@@ -99,7 +98,7 @@ final class WholeWaveOp extends Op {
       if (s2.isVector()) {
         co = s2.vectorBase(w);
       } else {
-        c = broadcast(w, cx, s2, w2, cx.sc);
+        c = s2.broadcastRaw(w, cx, w2, cx.sc);
       }
     }
     int d = compare ? 0 : vdst.base(w);
@@ -116,18 +115,6 @@ final class WholeWaveOp extends Op {
       return;
     }
     w.pc += size;
-  }
-
-  /** A scalar source in every lane of {@code out}: low dwords in 0..63, high dwords (64-bit) in 64..127. */
-  private static int[] broadcast(Wave w, Ctx cx, Src src, int width, int[] out) throws DispatchException {
-    if (width == 64) {
-      long x = src.scalarRaw64(w, cx);
-      Arrays.fill(out, 0, Wave.LANES, (int) x);
-      Arrays.fill(out, Wave.LANES, 2 * Wave.LANES, (int) (x >>> 32));
-    } else {
-      Arrays.fill(out, 0, Wave.LANES, src.scalarRaw32(w, cx));
-    }
-    return out;
   }
 
   /** The specialised form, made once: instructions are shared by every worker thread. */

@@ -2,13 +2,11 @@ package dev.hipsim.isa.interp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hipsim.isa.decode.Format;
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.exec.Wave;
 import dev.hipsim.isa.fp.FpMode;
-import java.util.List;
 import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -44,19 +42,11 @@ class F32WaveProperties {
     Random r = new Random(seed);
     Target t = r.nextBoolean() ? Target.GFX90A : Target.GFX942;
     ValuSpec spec = ValuTable.get(op);
-    List<Format> formats = ValuHarness.formats(t, op);
-    Format f = formats.get(r.nextInt(formats.size()));
-    ValuHarness.Built b = ValuHarness.build(r, t, op, spec.sourceCount(), 0, f == Format.VOP3);
+    ValuHarness.Built b = ValuHarness.random(r, t, op, spec);
     Machine fast = new Machine(t);
     Machine generic = new Machine(t);
-    Instruction inst;
-    try {
-      inst = fast.decode(b.enc());
-    } catch (IllegalArgumentException notAnInstruction) {
-      Assume.that(false);
-      return;
-    }
-    Assume.that(inst.operation() == op && ValuKernels.plain(inst, spec));
+    Instruction inst = ValuHarness.plainInstruction(fast, b, op, spec);
+    Assume.that(inst != null);
     // Mostly the case the wave form takes; sometimes one it must leave to the lane function.
     int kind = r.nextInt(6);
     int mode = kind == 0 ? Vals.mode(r) : FpMode.DEFAULT;

@@ -2,7 +2,6 @@ package dev.hipsim.isa.interp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hipsim.isa.decode.Format;
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
@@ -65,21 +64,13 @@ class IntWaveProperties {
     Random r = new Random(seed);
     Target t = r.nextBoolean() ? Target.GFX90A : Target.GFX942;
     ValuSpec spec = ValuTable.get(op);
-    List<Format> formats = ValuHarness.formats(t, op);
-    Format f = formats.get(r.nextInt(formats.size()));
-    ValuHarness.Built b = ValuHarness.build(r, t, op, spec.sourceCount(), 0, f == Format.VOP3);
+    ValuHarness.Built b = ValuHarness.random(r, t, op, spec);
     boolean clamp = b.vop3() && r.nextInt(4) == 0;
     if (clamp) b.enc().clamp(true);
     Machine fast = new Machine(t);
     Machine generic = new Machine(t);
-    Instruction inst;
-    try {
-      inst = fast.decode(b.enc());
-    } catch (IllegalArgumentException notAnInstruction) {
-      Assume.that(false);
-      return;
-    }
-    Assume.that(inst.operation() == op && ValuKernels.plain(inst, spec));
+    Instruction inst = ValuHarness.plainInstruction(fast, b, op, spec);
+    Assume.that(inst != null);
     long state = r.nextLong();
     // Half the time small values, so that compares see ties and equal operands, and carries chain.
     boolean small = r.nextBoolean();

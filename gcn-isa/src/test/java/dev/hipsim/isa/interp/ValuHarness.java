@@ -1,6 +1,7 @@
 package dev.hipsim.isa.interp;
 
 import dev.hipsim.isa.decode.Format;
+import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.exec.Wave;
@@ -67,6 +68,26 @@ final class ValuHarness {
   }
 
   /** Expected vector file after writing {@code values[lane]} to {@code reg} in the lanes of {@code exec}. */
+  /** A random encoding of {@code op} with the sources its spec reads, in one of the target's formats for it. */
+  static Built random(Random r, Target t, Operation op, ValuSpec spec) {
+    List<Format> fs = formats(t, op);
+    Format f = fs.get(r.nextInt(fs.size()));
+    return build(r, t, op, spec.sourceCount(), 0, f == Format.VOP3);
+  }
+
+  /**
+   * The instruction {@code b} encodes, decoded on {@code m}, when it is a plain form of {@code op}
+   * ({@link ValuKernels#plain}); null when it is not, or not an instruction at all.
+   */
+  static Instruction plainInstruction(Machine m, Built b, Operation op, ValuSpec spec) {
+    try {
+      Instruction inst = m.decode(b.enc());
+      return inst.operation() == op && ValuKernels.plain(inst, spec) ? inst : null;
+    } catch (IllegalArgumentException notAnInstruction) {
+      return null;
+    }
+  }
+
   static int[] expectWrite(Machine m, int reg, long exec, int[] values) {
     int[] v = m.savedV.clone();
     for (int l = 0; l < Wave.LANES; l++) {
