@@ -35,7 +35,11 @@ public final class PackagedHipsim {
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    pb.environment().remove("HIPSIM_CLASSPATH");
+    // What the caller's shell may have set must not steer the command under test.
+    for (String v : List.of("HIPSIM_CLASSPATH", "HIPSIM_DEVICE", "HIPSIM_STATS", "HIPSIM_NO_DIRECT_RUN",
+        "HIPSIM_JAVA_OPTS", "HIPSIM_CDS_ARCHIVE")) {
+      pb.environment().remove(v);
+    }
     pb.directory(HOME.toFile());
     return pb;
   }
