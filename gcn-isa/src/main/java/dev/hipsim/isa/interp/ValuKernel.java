@@ -14,15 +14,12 @@ import java.lang.invoke.MethodHandles;
  * operand widths and the flags, are static final constants: the JIT compiles each copy's loop for its one
  * operation, with the lane function inlined and every test of a flag folded away, where the generic
  * {@link ValuOp} makes a megamorphic call per lane. The results are those of {@link ValuOp}, which the copy runs
- * instead when GPR indexing is on.
+ * instead when GPR indexing is on. An operation with a whole-wave form runs as a {@link WholeWaveOp}, which hands
+ * this copy only what that form does not take (a partial EXEC, the clamp bit, a form that declines).
  */
 final class ValuKernel extends Op {
   private static final ValuSpec SPEC = classData();
   private static final LaneFn FN = SPEC == null ? null : SPEC.fn();
-  /** The operation's whole-wave form, or null: a constant, so the test of it folds away in every copy. */
-  private static final WaveFn WAVE = SPEC == null ? null : SPEC.wave();
-  /** The whole-wave form of an operation with a lane mask (carry chain, compare, v_cndmask), or null. */
-  private static final MaskWaveFn MASK_WAVE = SPEC == null ? null : SPEC.maskWave();
   private static final int W0 = SPEC == null ? 0 : SPEC.w0() == Src.PAIR16 ? 32 : SPEC.w0();
   private static final int W1 = SPEC == null ? 0 : SPEC.w1() == Src.PAIR16 ? 32 : SPEC.w1();
   private static final int W2 = SPEC == null ? 0 : SPEC.w2();
@@ -110,14 +107,8 @@ final class ValuKernel extends Op {
       }
     }
     int d = COMPARE ? 0 : vdst.base(w);
-    if (WAVE != null && exec == -1L && WAVE.apply(v, d, a, ao, b, bo, c, co, mode)) {
-      w.pc += size;
-      return;
-    }
     long bits = 0;
-    if (MASK_WAVE != null && exec == -1L && (mode & ValuTable.INT_CLAMP) == 0) {
-      bits = MASK_WAVE.apply(v, d, a, ao, b, bo, mask);
-    } else if (exec == -1L) {
+    if (exec == -1L) {
       for (int l = 0; l < Wave.LANES; l++) bits |= lane(v, d, a, ao, b, bo, c, co, mask, mode, l);
     } else {
       for (long m = exec; m != 0; m &= m - 1) {
