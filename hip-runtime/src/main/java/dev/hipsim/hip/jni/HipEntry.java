@@ -4,6 +4,9 @@ import dev.hipsim.hip.abi.ApiTable;
 import dev.hipsim.hip.api.Dispatcher;
 import dev.hipsim.hip.runtime.HipRuntime;
 import dev.hipsim.hip.runtime.RuntimeConfig;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 
 /**
  * Where libamdhip64 enters Java ({@code src/main/native/hipsim_jvm.c} calls these three methods by name). Nothing
@@ -21,13 +24,14 @@ final class HipEntry {
    */
   static String boot(long tableHash, String libraryPath) {
     try {
+      Future<RuntimeConfig> config = configuration();
       ApiTable table = ApiTable.standard();
       if (table.hash() != tableHash) {
         return String.format("%s was built from a different API table than the Java runtime (%016x vs %016x);"
             + " rebuild hipsim", libraryPath, tableHash, table.hash());
       }
       CStdio.install();
-      HipRuntime rt = HipRuntime.start(table, RuntimeConfig.fromEnvironment(System.getenv()).forLibrary(libraryPath),
+      HipRuntime rt = HipRuntime.start(table, configured(config).forLibrary(libraryPath),
           new NativeHostMemory(),
           CStdio.diagnostics(), CStdio.faults(), CStdio.programStreams(), System.getenv());
       runtime = rt;
@@ -35,6 +39,31 @@ final class HipEntry {
       return null;
     } catch (Throwable t) {
       return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+  }
+
+  /**
+   * The configuration from the environment. Without HIPSIM_DEVICE the device comes from the program's own code
+   * objects, which takes 30-50 ms of reading on a cold JVM: that runs on its own thread while this one parses the
+   * API table, as both must be done before the runtime starts.
+   */
+  private static Future<RuntimeConfig> configuration() {
+    FutureTask<RuntimeConfig> task = new FutureTask<>(() -> RuntimeConfig.fromEnvironment(System.getenv()));
+    if (System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank()) {
+      Thread t = new Thread(task, "hipsim-device-choice");
+      t.setDaemon(true);
+      t.start();
+    } else {
+      task.run();
+    }
+    return task;
+  }
+
+  private static RuntimeConfig configured(Future<RuntimeConfig> config) throws Throwable {
+    try {
+      return config.get();
+    } catch (ExecutionException e) {
+      throw e.getCause();
     }
   }
 
