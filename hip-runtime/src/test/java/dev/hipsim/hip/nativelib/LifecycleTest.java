@@ -78,6 +78,16 @@ class LifecycleTest {
   }
 
   @Test
+  void anUnknownJitModeStopsTheRuntimeWithAMessage() throws Exception {
+    Map<String, String> env = new HashMap<>(NativeTools.hipEnvironment("gfx90a"));
+    env.put("HIPSIM_JIT", "fastest");
+    NativeTools.Run r = run("no-runtime", env);
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(7);
+    assertThat(r.stderrLines()).containsExactly(
+        "hipsim: cannot start the HIP runtime: HIPSIM_JIT: unknown mode 'fastest' (expected quick or full)");
+  }
+
+  @Test
   void aBadDeviceNameStopsTheRuntimeWithAMessage() throws Exception {
     NativeTools.Run r = run("no-runtime", NativeTools.hipEnvironment("gfx1100"));
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(7);
