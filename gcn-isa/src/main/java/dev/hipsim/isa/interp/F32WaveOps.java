@@ -22,8 +22,27 @@ final class F32WaveOps {
     return carry >= 0;
   }
 
+  /** Whether every lane of two sources is finite, in one pass. */
+  static boolean finite(int[] x, int xo, int[] y, int yo) {
+    int carry = 0;
+    for (int l = 0; l < Wave.LANES; l++) {
+      carry |= ((x[xo + l] & 0x7f80_0000) + 0x0080_0000) | ((y[yo + l] & 0x7f80_0000) + 0x0080_0000);
+    }
+    return carry >= 0;
+  }
+
+  /** Whether every lane of three sources is finite, in one pass. */
+  static boolean finite(int[] x, int xo, int[] y, int yo, int[] z, int zo) {
+    int carry = 0;
+    for (int l = 0; l < Wave.LANES; l++) {
+      carry |= ((x[xo + l] & 0x7f80_0000) + 0x0080_0000) | ((y[yo + l] & 0x7f80_0000) + 0x0080_0000)
+          | ((z[zo + l] & 0x7f80_0000) + 0x0080_0000);
+    }
+    return carry >= 0;
+  }
+
   static boolean add(int[] v, int d, int[] a, int ao, int[] b, int bo, int[] c, int co, int mode) {
-    if (!F32Ops.fast(mode) || !finite(a, ao) || !finite(b, bo)) return false;
+    if (!F32Ops.fast(mode) || !finite(a, ao, b, bo)) return false;
     for (int l = 0; l < Wave.LANES; l++) {
       v[d + l] = Float.floatToRawIntBits(Float.intBitsToFloat(a[ao + l]) + Float.intBitsToFloat(b[bo + l]));
     }
@@ -31,7 +50,7 @@ final class F32WaveOps {
   }
 
   static boolean sub(int[] v, int d, int[] a, int ao, int[] b, int bo, int[] c, int co, int mode) {
-    if (!F32Ops.fast(mode) || !finite(a, ao) || !finite(b, bo)) return false;
+    if (!F32Ops.fast(mode) || !finite(a, ao, b, bo)) return false;
     for (int l = 0; l < Wave.LANES; l++) {
       v[d + l] = Float.floatToRawIntBits(Float.intBitsToFloat(a[ao + l]) - Float.intBitsToFloat(b[bo + l]));
     }
@@ -39,7 +58,7 @@ final class F32WaveOps {
   }
 
   static boolean mul(int[] v, int d, int[] a, int ao, int[] b, int bo, int[] c, int co, int mode) {
-    if (!F32Ops.fast(mode) || !finite(a, ao) || !finite(b, bo)) return false;
+    if (!F32Ops.fast(mode) || !finite(a, ao, b, bo)) return false;
     for (int l = 0; l < Wave.LANES; l++) {
       v[d + l] = Float.floatToRawIntBits(Float.intBitsToFloat(a[ao + l]) * Float.intBitsToFloat(b[bo + l]));
     }
@@ -48,7 +67,7 @@ final class F32WaveOps {
 
   /** V_FMA_F32 and V_FMAC_F32 (whose c is the old destination): one rounding, as {@link Math#fma} does. */
   static boolean fma(int[] v, int d, int[] a, int ao, int[] b, int bo, int[] c, int co, int mode) {
-    if (!F32Ops.fast(mode) || !finite(a, ao) || !finite(b, bo) || !finite(c, co)) return false;
+    if (!F32Ops.fast(mode) || !finite(a, ao, b, bo, c, co)) return false;
     for (int l = 0; l < Wave.LANES; l++) {
       v[d + l] = Float.floatToRawIntBits(Math.fma(Float.intBitsToFloat(a[ao + l]), Float.intBitsToFloat(b[bo + l]),
           Float.intBitsToFloat(c[co + l])));

@@ -158,27 +158,32 @@ final class LdsOps {
       long o0 = two ? pairOffset0 : offset0;
       long o1 = pairOffset1;
       long last = (long) lds.size() - 4L * dwords;
-      long[] at = cx.addr;
-      long misaligned = o0 | o1;
-      long highest = 0;
+      // Word indices as ints, and the highest address as an unsigned int (the maximum of the addresses with their
+      // sign bit flipped): plain int arithmetic, which C1 compiles as well as C2 does.
+      int[] word = cx.a;
+      int misaligned = (int) (o0 | o1);
+      int highestFlipped = Integer.MIN_VALUE;
       for (int l = 0; l < Wave.LANES; l++) {
-        long a = v[ab + l] & 0xffff_ffffL;
-        at[l] = a;
+        int a = v[ab + l];
+        word[l] = a >>> 2;
         misaligned |= a;
-        highest = Math.max(highest, a);
+        highestFlipped = Math.max(highestFlipped, a ^ Integer.MIN_VALUE);
       }
+      long highest = (highestFlipped ^ Integer.MIN_VALUE) & 0xffff_ffffL;
       if ((misaligned & 3) != 0 || highest + Math.max(o0, o1) > last) return false;
       int i0 = (int) (o0 >>> 2);
       for (int k = 0; k < dwords; k++) {
         int o = base + k * Wave.LANES;
-        for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[(int) (at[l] >>> 2) + i0 + k];
+        int ik = i0 + k;
+        for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[word[l] + ik];
       }
       if (two) {
         int i1 = (int) (o1 >>> 2);
         int second = base + dwords * Wave.LANES;
         for (int k = 0; k < dwords; k++) {
           int o = second + k * Wave.LANES;
-          for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[(int) (at[l] >>> 2) + i1 + k];
+          int ik = i1 + k;
+          for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[word[l] + ik];
         }
       }
       w.pc += size;
