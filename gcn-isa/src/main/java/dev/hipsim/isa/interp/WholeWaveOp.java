@@ -10,10 +10,11 @@ import java.util.function.Supplier;
  * the clamp bit of a mask operation, a form that declines (an f32 NaN, a non-default MODE) — goes to the
  * operation's specialised {@link ValuKernel}, made the first time it is needed.
  *
- * <p>Why one class for all of them: each {@link ValuKernel} copy is a class of its own that the JIT compiles
- * twice (C1, then C2) before it runs fast. A kernel without divergence never needs those copies, and on a cold JVM
- * their compilation competed with the first dispatch for the two cores; this class is compiled once for every
- * operation. The call to the form is one megamorphic call per instruction, not per lane.
+ * <p>Why one class for all of them: each {@link ValuKernel} copy is a class of its own that the JIT compiles on
+ * its own (twice, C1 then C2, under tiered compilation) before it runs fast. A kernel without divergence never
+ * needs those copies, and on a cold JVM their compilation competed with the first dispatch for the two cores; this
+ * class is compiled once for every operation. The call to the form is one megamorphic call per instruction, not
+ * per lane.
  */
 final class WholeWaveOp extends Op {
   private final WaveFn wave;
