@@ -13,21 +13,13 @@ final class F32WaveOps {
   private F32WaveOps() {}
 
   /**
-   * Whether every lane of a source is finite. The exponent field plus one at its lowest bit carries into the sign
-   * bit only when the field is all ones (an infinity or a NaN); or-ing the sums keeps the loop free of branches.
+   * Whether every lane of two sources is finite, in one pass. A lane's exponent field plus one at its lowest bit
+   * carries into the sign bit only when the field is all ones (an infinity or a NaN); or-ing the sums keeps the loop
+   * free of branches.
    */
-  static boolean finite(int[] x, int o) {
-    int carry = 0;
-    for (int l = 0; l < Wave.LANES; l++) carry |= (x[o + l] & 0x7f80_0000) + 0x0080_0000;
-    return carry >= 0;
-  }
-
-  /** Whether every lane of two sources is finite, in one pass. */
   static boolean finite(int[] x, int xo, int[] y, int yo) {
     int carry = 0;
-    for (int l = 0; l < Wave.LANES; l++) {
-      carry |= ((x[xo + l] & 0x7f80_0000) + 0x0080_0000) | ((y[yo + l] & 0x7f80_0000) + 0x0080_0000);
-    }
+    for (int l = 0; l < Wave.LANES; l++) carry |= exponentCarry(x[xo + l]) | exponentCarry(y[yo + l]);
     return carry >= 0;
   }
 
@@ -35,10 +27,14 @@ final class F32WaveOps {
   static boolean finite(int[] x, int xo, int[] y, int yo, int[] z, int zo) {
     int carry = 0;
     for (int l = 0; l < Wave.LANES; l++) {
-      carry |= ((x[xo + l] & 0x7f80_0000) + 0x0080_0000) | ((y[yo + l] & 0x7f80_0000) + 0x0080_0000)
-          | ((z[zo + l] & 0x7f80_0000) + 0x0080_0000);
+      carry |= exponentCarry(x[xo + l]) | exponentCarry(y[yo + l]) | exponentCarry(z[zo + l]);
     }
     return carry >= 0;
+  }
+
+  /** Negative exactly when the f32 {@code bits} is an infinity or a NaN. */
+  private static int exponentCarry(int bits) {
+    return (bits & 0x7f80_0000) + 0x0080_0000;
   }
 
   static boolean add(int[] v, int d, int[] a, int ao, int[] b, int bo, int[] c, int co, int mode) {

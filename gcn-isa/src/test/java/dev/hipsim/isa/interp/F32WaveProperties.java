@@ -72,10 +72,17 @@ class F32WaveProperties {
   @Property(tries = 200)
   void finiteIsFalseExactlyWhenALaneIsNanOrInfinite(@ForAll long seed) {
     Random r = new Random(seed);
-    int[] x = new int[Wave.LANES + 3];
-    for (int i = 0; i < x.length; i++) x[i] = finite(r);
+    // Three sources at different offsets; a NaN or an infinity, if any, in one lane of one of them.
+    int[][] src = new int[3][Wave.LANES + 3];
+    for (int[] x : src) {
+      for (int i = 0; i < x.length; i++) x[i] = finite(r);
+    }
     boolean special = r.nextBoolean();
-    if (special) x[3 + r.nextInt(Wave.LANES)] = 0x7f80_0000 | r.nextInt(0x80_0000) | (r.nextBoolean() ? 1 << 31 : 0);
-    assertThat(F32WaveOps.finite(x, 3)).isEqualTo(!special);
+    int which = r.nextInt(3);
+    if (special) {
+      src[which][which + r.nextInt(Wave.LANES)] = 0x7f80_0000 | r.nextInt(0x80_0000) | (r.nextBoolean() ? 1 << 31 : 0);
+    }
+    assertThat(F32WaveOps.finite(src[0], 0, src[1], 1, src[2], 2)).isEqualTo(!special);
+    assertThat(F32WaveOps.finite(src[0], 0, src[1], 1)).isEqualTo(!special || which == 2);
   }
 }
