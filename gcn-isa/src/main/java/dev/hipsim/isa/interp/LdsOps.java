@@ -54,6 +54,8 @@ final class LdsOps {
      */
     final long pairOffset0;
     final long pairOffset1;
+    /** Dwords per element of a dword read or write (b32 … b128; per address for the two-address forms). */
+    final int dwords;
 
     Access(Instruction inst) {
       super(inst);
@@ -65,6 +67,7 @@ final class LdsOps {
       long stride = (n.contains("B64") ? 8 : 4) * (n.contains("ST64") ? 64 : 1);
       this.pairOffset0 = two ? offset0 * stride : 0;
       this.pairOffset1 = two && m != null ? m.offset1() * stride : 0;
+      this.dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
     }
 
     int at(Wave w, Ctx cx, int lane, long offset, int bytes) throws DispatchException {
@@ -104,7 +107,6 @@ final class LdsOps {
 
   static final class Read extends Access {
     private final int bytes;
-    private final int dwords;
     private final boolean signed;
     private final boolean d16;
     private final boolean d16High;
@@ -117,7 +119,6 @@ final class LdsOps {
       this.d16High = n.endsWith("_D16_HI");
       this.signed = n.contains("_I8") || n.contains("_I16");
       this.bytes = n.contains("8") && !n.contains("128") ? 1 : n.contains("16") && !n.contains("B16") ? 2 : 4;
-      this.dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
       this.dst = Dst.of(inst.vdst());
     }
 
@@ -232,7 +233,6 @@ final class LdsOps {
 
   static final class Write extends Access {
     private final int bytes;
-    private final int dwords;
     private final boolean high;
     private final Src data0;
     private final Src data1;
@@ -242,7 +242,6 @@ final class LdsOps {
       String n = inst.operation().name();
       this.high = n.endsWith("_D16_HI");
       this.bytes = n.startsWith("DS_WRITE_B8") ? 1 : n.startsWith("DS_WRITE_B16") ? 2 : 4;
-      this.dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
       this.data0 = Src.of(inst.operand(Slot.DATA0), 32);
       this.data1 = Src.of(inst.operand(Slot.DATA1), 32);
     }
