@@ -77,6 +77,21 @@ class LifecycleTest {
         "hipsim: cannot start the HIP runtime: hipsim's Java runtime (dev/hipsim/hip/jni/NativeHost) is not on the class path");
   }
 
+  /** The program's JVM runs C1 alone unless HIPSIM_JIT=full; the JVM's own flag table shows which it got. */
+  @Test
+  void theJitModeReachesTheProgramsJvm() throws Exception {
+    for (String mode : new String[] {null, "quick", "full"}) {
+      Map<String, String> env = new HashMap<>(NativeTools.hipEnvironment("gfx90a"));
+      env.put("HIPSIM_JAVA_OPTS", "-XX:+PrintFlagsFinal");
+      if (mode != null) env.put("HIPSIM_JIT", mode);
+      NativeTools.Run r = run("exit-handlers", env);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(5);
+      String level = r.stdout().lines().filter(l -> l.contains(" TieredStopAtLevel ")).findFirst().orElseThrow()
+          .replaceAll(".*= *(\\d+).*", "$1");
+      assertThat(level).as("TieredStopAtLevel with HIPSIM_JIT=" + mode).isEqualTo("full".equals(mode) ? "4" : "1");
+    }
+  }
+
   @Test
   void anUnknownJitModeStopsTheRuntimeWithAMessage() throws Exception {
     Map<String, String> env = new HashMap<>(NativeTools.hipEnvironment("gfx90a"));
