@@ -1,7 +1,5 @@
 package dev.hipsim.isa.exec;
 
-import java.util.Arrays;
-
 /**
  * The architectural state of one wave64: scalar and vector register files, the special registers, the program
  * counter and its identity within the dispatch. Objects are reused from wave to wave by a compute unit, so
@@ -105,10 +103,16 @@ public final class Wave {
     return s64(FLAT_SCRATCH_LO);
   }
 
+  /**
+   * Zeros to clear register files from. Copying them is a memory-copy stub under every JIT, where C1, which runs
+   * the program's JVM by default, compiles {@code Arrays.fill} as a plain loop with a range check per element.
+   */
+  private static final int[] ZEROS = new int[MAX_VGPRS * LANES];
+
   /** Clears the state a new wave may observe: registers it allocated, specials, status and counters. */
   void reset(int vgprs, int accumulationOffset) {
-    Arrays.fill(s, 0);
-    Arrays.fill(v, 0, Math.min(vgprs, MAX_VGPRS) * LANES, 0);
+    System.arraycopy(ZEROS, 0, s, 0, SGPR_SLOTS);
+    System.arraycopy(ZEROS, 0, v, 0, Math.min(vgprs, MAX_VGPRS) * LANES);
     scc = 0;
     mode = 0;
     trapsts = 0;

@@ -21,10 +21,12 @@ public final class Ctx {
   public final long[] lb = new long[64];
   public final long[] lc = new long[64];
   public final long[] ld = new long[64];
-  /** Scalar sources broadcast to every lane (low dwords 0..63, high dwords 64..127), for the VALU fast path. */
-  public final int[] sa = new int[128];
-  public final int[] sb = new int[128];
-  public final int[] sc = new int[128];
+  /** Scalar sources broadcast to every lane for the VALU fast paths, one cache per source slot. */
+  final BroadcastCache sa = new BroadcastCache();
+  final BroadcastCache sb = new BroadcastCache();
+  final BroadcastCache sc = new BroadcastCache();
+  /** What the VALU fast paths pass for a source an operation does not have. */
+  static final int[] ABSENT = new int[0];
   /** Per-lane addresses of memory operations. */
   public final long[] addr = new long[64];
   /** Small scratch for memory data of several dwords per lane (up to 16 dwords × 64 lanes). */

@@ -170,20 +170,14 @@ final class Src {
   }
 
   /**
-   * A scalar source's raw value (no modifiers) in every lane of {@code out}, as the VALU fast paths read lanes:
-   * at width 64 the low dwords in 0..63 and the high dwords in 64..127 (a register pair's layout), else the value in
-   * 0..63.
+   * A scalar source's raw value (no modifiers) in every lane, as the VALU fast paths read lanes: at width 64 the low
+   * dwords in 0..63 and the high dwords in 64..127 (a register pair's layout), else the value in 0..63. The array
+   * comes from {@code cache} and must not be written.
    */
-  int[] broadcastRaw(Wave w, Ctx cx, int width, int[] out) throws DispatchException {
-    if (width == 64) {
-      long x = scalarRaw64(w, cx);
-      java.util.Arrays.fill(out, 0, Wave.LANES, (int) x);
-      java.util.Arrays.fill(out, Wave.LANES, 2 * Wave.LANES, (int) (x >>> 32));
-    } else {
-      java.util.Arrays.fill(out, 0, Wave.LANES, scalarRaw32(w, cx));
-    }
-    return out;
+  int[] broadcastRaw(Wave w, Ctx cx, int width, BroadcastCache cache) throws DispatchException {
+    return width == 64 ? cache.of64(scalarRaw64(w, cx)) : cache.of32(scalarRaw32(w, cx));
   }
+
 
   /** All 64 lanes' 64-bit values, with modifiers, into {@code out}. */
   long[] read64(Wave w, Ctx cx, long[] out) throws DispatchException {

@@ -70,27 +70,27 @@ final class ValuKernel extends Op {
     int[] v = w.v;
     long exec = w.exec();
     int mode = w.mode | modeBits;
-    int[] a = cx.sa;
+    int[] a = Ctx.ABSENT;
     int ao = 0;
     if (W0 != 0) {
       if (s0.isVector()) {
         a = v;
         ao = s0.vectorBase(w);
       } else {
-        s0.broadcastRaw(w, cx, W0, a);
+        a = s0.broadcastRaw(w, cx, W0, cx.sa);
       }
     }
-    int[] b = cx.sb;
+    int[] b = Ctx.ABSENT;
     int bo = 0;
     if (W1 != 0) {
       if (s1.isVector()) {
         b = v;
         bo = s1.vectorBase(w);
       } else {
-        s1.broadcastRaw(w, cx, W1, b);
+        b = s1.broadcastRaw(w, cx, W1, cx.sb);
       }
     }
-    int[] c = cx.sc;
+    int[] c = Ctx.ABSENT;
     int co = 0;
     long mask = 0;
     if (MASK_IN) {
@@ -103,7 +103,7 @@ final class ValuKernel extends Op {
         c = v;
         co = s2.vectorBase(w);
       } else {
-        s2.broadcastRaw(w, cx, W2, c);
+        c = s2.broadcastRaw(w, cx, W2, cx.sc);
       }
     }
     int d = COMPARE ? 0 : vdst.base(w);
