@@ -289,7 +289,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public void loadLanes32(long[] address, long lanes, int dwords, int[] out) throws GpuMemoryFault {
-    if (lanes == -1L && loadOnePage(address, dwords, out)) return;
+    if (lanes == -1L && (dwords == 1 ? loadContiguous(address, out) : loadOnePage(address, dwords, out))) return;
     long vpn = -1;
     long[] words = null;
     for (long m = lanes; m != 0; m &= m - 1) {
@@ -309,6 +309,35 @@ public final class GpuVm implements GpuMemory {
         out[k * 64 + l] = (int) (words[(int) (a >>> 3) & 511] >>> ((a & 4) << 3));
       }
     }
+  }
+
+  /**
+   * Whether the 64 lanes address 64 consecutive dwords from an 8-byte boundary, all in one page: a coalesced access,
+   * the most common of all, which moves whole 64-bit words.
+   */
+  private static boolean contiguous(long[] address) {
+    long first = address[0];
+    if ((first & 7) != 0 || (first & OFFSET_MASK) > Pte.PAGE_SIZE - 4 * 64) return false;
+    long apart = 0;
+    for (int l = 1; l < 64; l++) apart |= address[l] - first - 4L * l;
+    return apart == 0;
+  }
+
+  /**
+   * A {@link #contiguous} load of one dword per lane from a page whose translation is cached: 32 word loads, each
+   * split in two lanes. Returns false, having loaded nothing, when the case does not apply.
+   */
+  private boolean loadContiguous(long[] address, int[] out) {
+    if (!contiguous(address)) return loadOnePage(address, 1, out);
+    long[] words = cachedWords(address[0] >>> Pte.PAGE_SHIFT, false);
+    if (words == null) return false;
+    int i = (int) (address[0] >>> 3) & 511;
+    for (int p = 0; p < 32; p++) {
+      long w = words[i + p];
+      out[2 * p] = (int) w;
+      out[2 * p + 1] = (int) (w >>> 32);
+    }
+    return true;
   }
 
   /**
@@ -351,6 +380,7 @@ public final class GpuVm implements GpuMemory {
    */
   @Override
   public void storeLanes32(long[] address, long lanes, int dwords, int[] data, int base) throws GpuMemoryFault {
+    if (lanes == -1L && dwords == 1 && storeContiguous(address, data, base)) return;
     long vpn = -1;
     long[] words = null;
     for (long m = lanes; m != 0; m &= m - 1) {
@@ -385,6 +415,22 @@ public final class GpuVm implements GpuMemory {
         PageWords.store(words, (int) a & OFFSET_MASK, value, 4);
       }
     }
+  }
+
+  /**
+   * A {@link #contiguous} store of one dword per lane to a writable page whose translation is cached: every pair of
+   * lanes fills one word, so 32 plain word stores, as the lane loop would pair them. Returns false, having stored
+   * nothing, when the case does not apply.
+   */
+  private boolean storeContiguous(long[] address, int[] data, int base) {
+    if (!contiguous(address)) return false;
+    long[] words = cachedWords(address[0] >>> Pte.PAGE_SHIFT, true);
+    if (words == null) return false;
+    int i = (int) (address[0] >>> 3) & 511;
+    for (int p = 0; p < 32; p++) {
+      words[i + p] = (data[base + 2 * p] & 0xffff_ffffL) | ((long) data[base + 2 * p + 1] << 32);
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------- GpuMemory: slow paths
