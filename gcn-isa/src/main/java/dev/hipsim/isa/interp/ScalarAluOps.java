@@ -25,19 +25,24 @@ final class ScalarAluOps {
       case S_RFE_RESTORE_B64:
         return ScalarControlOps.compile(inst);
       default:
-        return Sop.supports(op) ? new Sop(inst) : null;
+        return Sop.supports(op) ? Sop.of(inst) : null;
     }
   }
 
-  /** The ordinary scalar operations: sources, destination, SCC. */
-  static final class Sop extends Op {
-    private final Operation op;
-    private final Src s0;
-    private final Src s1;
-    private final Dst dst;
-    private final int imm;
+  /**
+   * The ordinary scalar operations: sources, destination, SCC. One subclass per family of operations, made by
+   * {@link #of}: the JIT compiles only the families a kernel runs, each a method small enough to compile at once.
+   * One switch over every operation compiled, under C1, to 60 KB of machine code in 60 ms, at the start of every
+   * program's first kernel, while the kernel's scalar instructions ran in the bytecode interpreter.
+   */
+  abstract static class Sop extends Op {
+    final Operation op;
+    final Src s0;
+    final Src s1;
+    final Dst dst;
+    final int imm;
     /** SOPK forms read their destination register as the first source. */
-    private final Src kdst;
+    final Src kdst;
 
     Sop(Instruction inst) {
       super(inst);
@@ -53,11 +58,150 @@ final class ScalarAluOps {
       return op.name().startsWith("S_") && !op.name().startsWith("S_CBRANCH");
     }
 
+    /** The operation's family, or {@link Unhandled} (which reports the instruction when it runs). */
+    static Sop of(Instruction inst) {
+      switch (inst.operation()) {
+        case S_MOV_B32: case S_MOV_B64: case S_CMOV_B32: case S_CMOV_B64: case S_MOVK_I32: case S_CMOVK_I32:
+        case S_CSELECT_B32: case S_CSELECT_B64:
+          return new Moves(inst);
+        case S_ADD_U32: case S_SUB_U32: case S_ADDC_U32: case S_SUBB_U32: case S_ADD_I32: case S_SUB_I32:
+        case S_ADDK_I32: case S_MULK_I32: case S_MUL_I32: case S_MUL_HI_U32: case S_MUL_HI_I32: case S_MIN_I32:
+        case S_MIN_U32: case S_MAX_I32: case S_MAX_U32: case S_ABSDIFF_I32: case S_ABS_I32: case S_LSHL1_ADD_U32:
+        case S_LSHL2_ADD_U32: case S_LSHL3_ADD_U32: case S_LSHL4_ADD_U32:
+          return new Arithmetic(inst);
+        case S_AND_B32: case S_OR_B32: case S_XOR_B32: case S_ANDN2_B32: case S_ORN2_B32: case S_NAND_B32:
+        case S_NOR_B32: case S_XNOR_B32: case S_AND_B64: case S_OR_B64: case S_XOR_B64: case S_ANDN2_B64:
+        case S_ORN2_B64: case S_NAND_B64: case S_NOR_B64: case S_XNOR_B64: case S_NOT_B32: case S_NOT_B64:
+        case S_LSHL_B32: case S_LSHR_B32: case S_ASHR_I32: case S_LSHL_B64: case S_LSHR_B64: case S_ASHR_I64:
+          return new Logic(inst);
+        case S_BFM_B32: case S_BFM_B64: case S_BFE_U32: case S_BFE_I32: case S_BFE_U64: case S_BFE_I64:
+        case S_BREV_B32: case S_BREV_B64: case S_BCNT0_I32_B32: case S_BCNT0_I32_B64: case S_BCNT1_I32_B32:
+        case S_BCNT1_I32_B64: case S_FF0_I32_B32: case S_FF0_I32_B64: case S_FF1_I32_B32: case S_FF1_I32_B64:
+        case S_FLBIT_I32_B32: case S_FLBIT_I32_B64: case S_FLBIT_I32: case S_FLBIT_I32_I64: case S_SEXT_I32_I8:
+        case S_SEXT_I32_I16: case S_BITSET0_B32: case S_BITSET1_B32: case S_BITSET0_B64: case S_BITSET1_B64:
+        case S_WQM_B32: case S_WQM_B64: case S_QUADMASK_B32: case S_QUADMASK_B64: case S_BITREPLICATE_B64_B32:
+        case S_PACK_LL_B32_B16: case S_PACK_LH_B32_B16: case S_PACK_HH_B32_B16:
+          return new BitFields(inst);
+        case S_AND_SAVEEXEC_B64: case S_OR_SAVEEXEC_B64: case S_XOR_SAVEEXEC_B64: case S_ANDN2_SAVEEXEC_B64:
+        case S_ORN2_SAVEEXEC_B64: case S_NAND_SAVEEXEC_B64: case S_NOR_SAVEEXEC_B64: case S_XNOR_SAVEEXEC_B64:
+        case S_ANDN1_SAVEEXEC_B64: case S_ORN1_SAVEEXEC_B64: case S_ANDN1_WREXEC_B64: case S_ANDN2_WREXEC_B64:
+          return new ExecMasks(inst);
+        case S_MOVRELS_B32: case S_MOVRELS_B64: case S_MOVRELD_B32: case S_MOVRELD_B64:
+          return new RelativeMoves(inst);
+        case S_CMP_EQ_I32: case S_CMP_EQ_U32: case S_CMP_LG_I32: case S_CMP_LG_U32: case S_CMP_GT_I32:
+        case S_CMP_GE_I32: case S_CMP_LT_I32: case S_CMP_LE_I32: case S_CMP_GT_U32: case S_CMP_GE_U32:
+        case S_CMP_LT_U32: case S_CMP_LE_U32: case S_CMP_EQ_U64: case S_CMP_LG_U64: case S_BITCMP0_B32:
+        case S_BITCMP1_B32: case S_BITCMP0_B64: case S_BITCMP1_B64: case S_CMPK_EQ_I32: case S_CMPK_LG_I32:
+        case S_CMPK_GT_I32: case S_CMPK_GE_I32: case S_CMPK_LT_I32: case S_CMPK_LE_I32: case S_CMPK_EQ_U32:
+        case S_CMPK_LG_U32: case S_CMPK_GT_U32: case S_CMPK_GE_U32: case S_CMPK_LT_U32: case S_CMPK_LE_U32:
+          return new Compares(inst);
+        default:
+          return new Unhandled(inst);
+      }
+    }
+
+    /** The error for an operation its family does not know (none: {@link #of} chose the family). */
+    final DispatchException unimplemented(Wave w, Ctx cx) {
+      return Faults.wave(dev.hipsim.isa.dispatch.WaveFault.Kind.UNIMPLEMENTED_INSTRUCTION, w, cx, instruction, -1, 0,
+          "hipsim does not implement " + op, null);
+    }
+
+
+    final int a(Wave w, Ctx cx) throws DispatchException {
+      return s0.scalarRaw32(w, cx);
+    }
+
+    /** SGPR {@code base + M0} for s_movrels/s_movreld, which must stay inside the SGPR file. */
+    final int relative(Wave w, Ctx cx, int base, int dwords) throws DispatchException {
+      long i = (long) base + w.s[Wave.M0];
+      if (base < 0 || i < 0 || i + dwords > Wave.VCC_LO) {
+        throw Faults.wave(dev.hipsim.isa.dispatch.WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, instruction, -1, 0,
+            "relative SGPR index " + base + " + M0 (" + w.s[Wave.M0] + ") is outside the SGPRs", null);
+      }
+      return (int) i;
+    }
+
+    final int b(Wave w, Ctx cx) throws DispatchException {
+      return s1.scalarRaw32(w, cx);
+    }
+
+    final long a64(Wave w, Ctx cx) throws DispatchException {
+      return s0.scalarRaw64(w, cx);
+    }
+
+    final long b64(Wave w, Ctx cx) throws DispatchException {
+      return s1.scalarRaw64(w, cx);
+    }
+
+    final void r32(Wave w, int r) {
+      dst.writeScalar32(w, r);
+      w.scc = r != 0 ? 1 : 0;
+    }
+
+    final void r64(Wave w, long r) {
+      dst.writeScalar64(w, r);
+      w.scc = r != 0 ? 1 : 0;
+    }
+
+    final void shiftAdd(Wave w, Ctx cx, int shift) throws DispatchException {
+      long r = (u(a(w, cx)) << shift) + u(b(w, cx));
+      dst.writeScalar32(w, (int) r);
+      w.scc = (r >>> 32) != 0 ? 1 : 0;
+    }
+
+    final void saveexec(Wave w, Ctx cx, int kind) throws DispatchException {
+      long src = a64(w, cx);
+      long exec = w.exec();
+      long r;
+      switch (kind) {
+        case 0: r = src & exec; break;
+        case 1: r = src | exec; break;
+        case 2: r = src ^ exec; break;
+        case 3: r = src & ~exec; break;
+        case 4: r = src | ~exec; break;
+        case 5: r = ~(src & exec); break;
+        case 6: r = ~(src | exec); break;
+        case 7: r = ~(src ^ exec); break;
+        case 8: r = ~src & exec; break;
+        default: r = ~src | exec; break;
+      }
+      dst.writeScalar64(w, exec);
+      w.setExec(r);
+      w.scc = r != 0 ? 1 : 0;
+    }
+
+    static long u(int x) {
+      return x & 0xffff_ffffL;
+    }
+
+    static int wqm(int x) {
+      int r = 0;
+      for (int q = 0; q < 8; q++) if ((x >>> (4 * q) & 0xf) != 0) r |= 0xf << (4 * q);
+      return r;
+    }
+
+    static long wqm64(long x) {
+      long r = 0;
+      for (int q = 0; q < 16; q++) if ((x >>> (4 * q) & 0xf) != 0) r |= 0xfL << (4 * q);
+      return r;
+    }
+
+    static int quadmask(long x) {
+      int r = 0;
+      for (int q = 0; q < 16; q++) if ((x >>> (4 * q) & 0xf) != 0) r |= 1 << q;
+      return r;
+    }
+  }
+
+  /** Register moves, and selects by SCC. */
+  static final class Moves extends Sop {
+    Moves(Instruction inst) {
+      super(inst);
+    }
+
     @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
-      int[] s = w.s;
       switch (op) {
-        // ---- moves
         case S_MOV_B32: dst.writeScalar32(w, a(w, cx)); break;
         case S_MOV_B64: dst.writeScalar64(w, a64(w, cx)); break;
         case S_CMOV_B32: if (w.scc != 0) dst.writeScalar32(w, a(w, cx)); break;
@@ -66,7 +210,22 @@ final class ScalarAluOps {
         case S_CMOVK_I32: if (w.scc != 0) dst.writeScalar32(w, (short) imm); break;
         case S_CSELECT_B32: dst.writeScalar32(w, w.scc != 0 ? a(w, cx) : b(w, cx)); break;
         case S_CSELECT_B64: dst.writeScalar64(w, w.scc != 0 ? a64(w, cx) : b64(w, cx)); break;
-        // ---- arithmetic
+        default:
+          throw unimplemented(w, cx);
+      }
+      w.pc += size;
+    }
+  }
+
+  /** Integer arithmetic, minimum and maximum (SCC: carry, borrow, overflow or the comparison). */
+  static final class Arithmetic extends Sop {
+    Arithmetic(Instruction inst) {
+      super(inst);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      switch (op) {
         case S_ADD_U32: { long r = u(a(w, cx)) + u(b(w, cx)); dst.writeScalar32(w, (int) r); w.scc = (int) (r >>> 32); break; }
         case S_SUB_U32: { int x = a(w, cx); int y = b(w, cx); dst.writeScalar32(w, x - y); w.scc = Integer.compareUnsigned(y, x) > 0 ? 1 : 0; break; }
         case S_ADDC_U32: { long r = u(a(w, cx)) + u(b(w, cx)) + w.scc; dst.writeScalar32(w, (int) r); w.scc = (int) (r >>> 32); break; }
@@ -88,7 +247,22 @@ final class ScalarAluOps {
         case S_LSHL2_ADD_U32: shiftAdd(w, cx, 2); break;
         case S_LSHL3_ADD_U32: shiftAdd(w, cx, 3); break;
         case S_LSHL4_ADD_U32: shiftAdd(w, cx, 4); break;
-        // ---- logic
+        default:
+          throw unimplemented(w, cx);
+      }
+      w.pc += size;
+    }
+  }
+
+  /** Bitwise logic and shifts (SCC: result non-zero). */
+  static final class Logic extends Sop {
+    Logic(Instruction inst) {
+      super(inst);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      switch (op) {
         case S_AND_B32: r32(w, a(w, cx) & b(w, cx)); break;
         case S_OR_B32: r32(w, a(w, cx) | b(w, cx)); break;
         case S_XOR_B32: r32(w, a(w, cx) ^ b(w, cx)); break;
@@ -113,6 +287,22 @@ final class ScalarAluOps {
         case S_LSHL_B64: r64(w, a64(w, cx) << (b(w, cx) & 63)); break;
         case S_LSHR_B64: r64(w, a64(w, cx) >>> (b(w, cx) & 63)); break;
         case S_ASHR_I64: r64(w, a64(w, cx) >> (b(w, cx) & 63)); break;
+        default:
+          throw unimplemented(w, cx);
+      }
+      w.pc += size;
+    }
+  }
+
+  /** Bit fields, bit counts and searches, sign extension, bit set and clear, quad masks, packing. */
+  static final class BitFields extends Sop {
+    BitFields(Instruction inst) {
+      super(inst);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      switch (op) {
         case S_BFM_B32: dst.writeScalar32(w, ((1 << (a(w, cx) & 31)) - 1) << (b(w, cx) & 31)); break;
         case S_BFM_B64: dst.writeScalar64(w, ((1L << (a(w, cx) & 63)) - 1) << (b(w, cx) & 63)); break;
         case S_BFE_U32: { int c = b(w, cx); int off = c & 31; int width = (c >>> 16) & 127; r32(w, width == 0 ? 0 : width >= 32 ? a(w, cx) >>> off : (a(w, cx) >>> off) & ((1 << width) - 1)); break; }
@@ -148,7 +338,22 @@ final class ScalarAluOps {
         case S_PACK_LL_B32_B16: dst.writeScalar32(w, (a(w, cx) & 0xffff) | (b(w, cx) << 16)); break;
         case S_PACK_LH_B32_B16: dst.writeScalar32(w, (a(w, cx) & 0xffff) | (b(w, cx) & 0xffff0000)); break;
         case S_PACK_HH_B32_B16: dst.writeScalar32(w, (a(w, cx) >>> 16) | (b(w, cx) & 0xffff0000)); break;
-        // ---- exec manipulation: dst = exec; exec = op(src, exec); scc = exec != 0
+        default:
+          throw unimplemented(w, cx);
+      }
+      w.pc += size;
+    }
+  }
+
+  /** EXEC updates: dst = exec; exec = op(src, exec); scc = exec != 0. */
+  static final class ExecMasks extends Sop {
+    ExecMasks(Instruction inst) {
+      super(inst);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      switch (op) {
         case S_AND_SAVEEXEC_B64: saveexec(w, cx, 0); break;
         case S_OR_SAVEEXEC_B64: saveexec(w, cx, 1); break;
         case S_XOR_SAVEEXEC_B64: saveexec(w, cx, 2); break;
@@ -161,12 +366,43 @@ final class ScalarAluOps {
         case S_ORN1_SAVEEXEC_B64: saveexec(w, cx, 9); break;
         case S_ANDN1_WREXEC_B64: { long r = ~a64(w, cx) & w.exec(); w.setExec(r); dst.writeScalar64(w, r); w.scc = r != 0 ? 1 : 0; break; }
         case S_ANDN2_WREXEC_B64: { long r = a64(w, cx) & ~w.exec(); w.setExec(r); dst.writeScalar64(w, r); w.scc = r != 0 ? 1 : 0; break; }
-        // ---- relative moves through M0
+        default:
+          throw unimplemented(w, cx);
+      }
+      w.pc += size;
+    }
+  }
+
+  /** Moves through M0-relative SGPR indices. */
+  static final class RelativeMoves extends Sop {
+    RelativeMoves(Instruction inst) {
+      super(inst);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      int[] s = w.s;
+      switch (op) {
         case S_MOVRELS_B32: dst.writeScalar32(w, s[relative(w, cx, s0.index, 1)]); break;
         case S_MOVRELS_B64: dst.writeScalar64(w, w.s64(relative(w, cx, s0.index, 2))); break;
         case S_MOVRELD_B32: s[relative(w, cx, dst.index, 1)] = a(w, cx); break;
         case S_MOVRELD_B64: w.setS64(relative(w, cx, dst.index, 2), a64(w, cx)); break;
-        // ---- compares
+        default:
+          throw unimplemented(w, cx);
+      }
+      w.pc += size;
+    }
+  }
+
+  /** Compares into SCC. */
+  static final class Compares extends Sop {
+    Compares(Instruction inst) {
+      super(inst);
+    }
+
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      switch (op) {
         case S_CMP_EQ_I32: case S_CMP_EQ_U32: w.scc = a(w, cx) == b(w, cx) ? 1 : 0; break;
         case S_CMP_LG_I32: case S_CMP_LG_U32: w.scc = a(w, cx) != b(w, cx) ? 1 : 0; break;
         case S_CMP_GT_I32: w.scc = a(w, cx) > b(w, cx) ? 1 : 0; break;
@@ -196,95 +432,21 @@ final class ScalarAluOps {
         case S_CMPK_LT_U32: w.scc = Integer.compareUnsigned(kdst.scalarRaw32(w, cx), imm & 0xffff) < 0 ? 1 : 0; break;
         case S_CMPK_LE_U32: w.scc = Integer.compareUnsigned(kdst.scalarRaw32(w, cx), imm & 0xffff) <= 0 ? 1 : 0; break;
         default:
-          throw Faults.wave(dev.hipsim.isa.dispatch.WaveFault.Kind.UNIMPLEMENTED_INSTRUCTION, w, cx, instruction, -1, 0,
-              "hipsim does not implement " + op, null);
+          throw unimplemented(w, cx);
       }
       w.pc += size;
     }
+  }
 
-    private int a(Wave w, Ctx cx) throws DispatchException {
-      return s0.scalarRaw32(w, cx);
+  /** An S_ operation hipsim does not implement: reported with the wave and the instruction when it runs. */
+  static final class Unhandled extends Sop {
+    Unhandled(Instruction inst) {
+      super(inst);
     }
 
-    /** SGPR {@code base + M0} for s_movrels/s_movreld, which must stay inside the SGPR file. */
-    private int relative(Wave w, Ctx cx, int base, int dwords) throws DispatchException {
-      long i = (long) base + w.s[Wave.M0];
-      if (base < 0 || i < 0 || i + dwords > Wave.VCC_LO) {
-        throw Faults.wave(dev.hipsim.isa.dispatch.WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, instruction, -1, 0,
-            "relative SGPR index " + base + " + M0 (" + w.s[Wave.M0] + ") is outside the SGPRs", null);
-      }
-      return (int) i;
-    }
-
-    private int b(Wave w, Ctx cx) throws DispatchException {
-      return s1.scalarRaw32(w, cx);
-    }
-
-    private long a64(Wave w, Ctx cx) throws DispatchException {
-      return s0.scalarRaw64(w, cx);
-    }
-
-    private long b64(Wave w, Ctx cx) throws DispatchException {
-      return s1.scalarRaw64(w, cx);
-    }
-
-    private void r32(Wave w, int r) {
-      dst.writeScalar32(w, r);
-      w.scc = r != 0 ? 1 : 0;
-    }
-
-    private void r64(Wave w, long r) {
-      dst.writeScalar64(w, r);
-      w.scc = r != 0 ? 1 : 0;
-    }
-
-    private void shiftAdd(Wave w, Ctx cx, int shift) throws DispatchException {
-      long r = (u(a(w, cx)) << shift) + u(b(w, cx));
-      dst.writeScalar32(w, (int) r);
-      w.scc = (r >>> 32) != 0 ? 1 : 0;
-    }
-
-    private void saveexec(Wave w, Ctx cx, int kind) throws DispatchException {
-      long src = a64(w, cx);
-      long exec = w.exec();
-      long r;
-      switch (kind) {
-        case 0: r = src & exec; break;
-        case 1: r = src | exec; break;
-        case 2: r = src ^ exec; break;
-        case 3: r = src & ~exec; break;
-        case 4: r = src | ~exec; break;
-        case 5: r = ~(src & exec); break;
-        case 6: r = ~(src | exec); break;
-        case 7: r = ~(src ^ exec); break;
-        case 8: r = ~src & exec; break;
-        default: r = ~src | exec; break;
-      }
-      dst.writeScalar64(w, exec);
-      w.setExec(r);
-      w.scc = r != 0 ? 1 : 0;
-    }
-
-    private static long u(int x) {
-      return x & 0xffff_ffffL;
-    }
-
-    private static int wqm(int x) {
-      int r = 0;
-      for (int q = 0; q < 8; q++) if ((x >>> (4 * q) & 0xf) != 0) r |= 0xf << (4 * q);
-      return r;
-    }
-
-    private static long wqm64(long x) {
-      long r = 0;
-      for (int q = 0; q < 16; q++) if ((x >>> (4 * q) & 0xf) != 0) r |= 0xfL << (4 * q);
-      return r;
-    }
-
-    private static int quadmask(long x) {
-      int r = 0;
-      for (int q = 0; q < 16; q++) if ((x >>> (4 * q) & 0xf) != 0) r |= 1 << q;
-      return r;
+    @Override
+    public void execute(Wave w, Ctx cx) throws DispatchException {
+      throw unimplemented(w, cx);
     }
   }
 
