@@ -9,7 +9,7 @@
  *                      cli/target/hipsim.jsa), set by bin/hipsim; without it the checkout is found from this
  *                      library's own path (hip-runtime/target/native)
  *   HIPSIM_CDS_ARCHIVE class-data sharing archive to map instead of the checkout's ("" for none)
- *   HIPSIM_JIT         quick (the default: C1 only) or full (C1, then C2 for hot code); see jit_option
+ *   HIPSIM_JIT         quick (the default: C1 only) or full (C1, then C2 for hot code); see jit_options
  *   HIPSIM_JAVA_OPTS   extra JVM options, whitespace-separated (after hipsim's own, so they win) */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -45,16 +45,20 @@ enum { HIP_NOT_INITIALIZED = 3, HIP_DEINITIALIZED = 4, HIP_UNKNOWN = 999, HIPRTC
 /* The JIT for this JVM, from HIPSIM_JIT. A program's kernels mostly run for well under a second, and on a cold JVM
  * C2 spends that time compiling, on cores the simulated GPU needs: with C1 alone the three peer-comparison kernels
  * ran 35-45% faster and a small corpus program 25-30% faster (hip-runtime/README.md, "JIT mode"). A run whose
- * kernels take more than about a second gains from C2's faster code: HIPSIM_JIT=full. Sets *option to the JVM
- * option (NULL for none); 0 with why filled in for a value it does not know. */
-static int jit_option(const char** option, char* why, size_t why_size) {
+ * kernels take more than about a second gains from C2's faster code: HIPSIM_JIT=full. Sets option[0] to the JIT
+ * flag (NULL for none) and option[1] to the property that tells the interpreter which JIT compiles it (some of
+ * its paths take the shape that JIT compiles best: dev.hipsim.isa.exec.JitMode); 0 with why filled in for a value
+ * it does not know. */
+static int jit_options(const char* option[2], char* why, size_t why_size) {
   const char* mode = getenv("HIPSIM_JIT");
   if (!mode || !*mode || strcmp(mode, "quick") == 0) {
-    *option = "-XX:TieredStopAtLevel=1";
+    option[0] = "-XX:TieredStopAtLevel=1";
+    option[1] = "-Dhipsim.jit=quick";
     return 1;
   }
   if (strcmp(mode, "full") == 0) {
-    *option = NULL;
+    option[0] = NULL;
+    option[1] = "-Dhipsim.jit=full";
     return 1;
   }
   snprintf(why, why_size, "HIPSIM_JIT: unknown mode '%s' (expected quick or full)", mode);
@@ -297,12 +301,14 @@ static int create_jvm(char* why, size_t why_size) {
     options[n++].optionString = "-Xlog:cds=off";
     options[n++].optionString = "-Xlog:cds+dynamic=off";
   }
-  const char* jit = NULL;
-  if (!jit_option(&jit, why, why_size)) {
+  const char* jit[2] = {NULL, NULL};
+  if (!jit_options(jit, why, why_size)) {
     free(cp.text);
     return 0;
   }
-  if (jit) options[n++].optionString = (char*)jit;
+  for (int i = 0; i < 2; i++) {
+    if (jit[i]) options[n++].optionString = (char*)jit[i];
+  }
   char* user = getenv("HIPSIM_JAVA_OPTS") ? strdup(getenv("HIPSIM_JAVA_OPTS")) : NULL;
   for (char* save = NULL, *opt = user ? strtok_r(user, " \t\n", &save) : NULL; opt && n < MAX_JVM_OPTIONS;
        opt = strtok_r(NULL, " \t\n", &save)) {

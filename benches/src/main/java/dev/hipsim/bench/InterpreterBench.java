@@ -57,9 +57,11 @@ public class InterpreterBench {
   private static final long DATA = VA + 0x10000;
   private static final int SIZE = 1 << 20;
   private static final int S_ENDPGM = 0xbf810000;
+  /** EXEC of the valuDivergent family: lanes 16..47 on. */
+  static final long DIVERGENT_EXEC = 0x0000_ffff_ffff_0000L;
 
-  @Param({"salu", "valuF32", "valuF64", "valuI64", "vop3p", "dpp", "lds", "globalLoad", "globalStore", "atomic",
-      "mfma"})
+  @Param({"salu", "valuF32", "valuF64", "valuI64", "valuDivergent", "vop3p", "dpp", "lds", "globalLoad",
+      "globalStore", "atomic", "mfma"})
   public String family;
 
   private KfdProcess process;
@@ -91,6 +93,13 @@ public class InterpreterBench {
           {0x32443d20}, // v_add_co_u32_e32 v34, vcc, v32, v30
           {0x38463f21}, // v_addc_co_u32_e32 v35, vcc, v33, v31, vcc
           {0xd1e82824, 0x04820501}}; // v_mad_u64_u32 v[36:37], s[40:41], v1, v2, v[32:33]
+      case "valuDivergent": return new int[][] { // run with half the lanes off, as inside an if (DIVERGENT_EXEC)
+          {0x02140501}, // v_add_f32_e32 v10, v1, v2
+          {0x761a0903}, // v_fmac_f32_e32 v13, v3, v4
+          {0xd28f001e, 0x00024082}, // v_lshlrev_b64 v[30:31], 2, v[32:33]
+          {0x32443d20}, // v_add_co_u32_e32 v34, vcc, v32, v30
+          {0x38463f21}, // v_addc_co_u32_e32 v35, vcc, v33, v31, vcc
+          {0x7d880302}}; // v_cmp_gt_i32_e32 vcc, v2, v1
       case "vop3p": return new int[][] {
           {0xd3b04028, 0x1ca23116}, // v_pk_fma_f32 v[40:41], v[22:23], v[24:25], v[40:41]
           {0xd38f402a, 0x18020501}, // v_pk_add_f16 v42, v1, v2
@@ -149,7 +158,7 @@ public class InterpreterBench {
     wave.vgprCount = 256;
     wave.accOffset = 128;
     wave.mode = FpMode.DEFAULT;
-    wave.setExec(-1L);
+    wave.setExec(family.equals("valuDivergent") ? DIVERGENT_EXEC : -1L);
     int[] v = wave.v;
     for (int l = 0; l < Wave.LANES; l++) {
       for (int r = 1; r <= 8; r++) v[r * 64 + l] = Float.floatToRawIntBits(0.25f * r + l / 256f);

@@ -25,6 +25,8 @@ public final class Ctx {
   final BroadcastCache sa = new BroadcastCache();
   final BroadcastCache sb = new BroadcastCache();
   final BroadcastCache sc = new BroadcastCache();
+  /** A whole-wave VALU form's results under a partial EXEC (two dwords per lane), before the active lanes' merge. */
+  final int[] lanes = new int[2 * 64];
   /** What the VALU fast paths pass for a source an operation does not have. */
   static final int[] ABSENT = new int[0];
   /** Per-lane addresses of memory operations. */

@@ -2,6 +2,7 @@ package dev.hipsim.isa.interp;
 
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Operation;
+import dev.hipsim.isa.exec.JitMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,6 +31,11 @@ final class ValuKernels {
    * something only the generic path handles.
    */
   static Op of(Instruction inst, ValuSpec spec, ValuOp generic) {
+    return of(inst, spec, generic, JitMode.current());
+  }
+
+  /** As {@link #of(Instruction, ValuSpec, ValuOp)}, shaped for the JIT {@code jit} (tests take both). */
+  static Op of(Instruction inst, ValuSpec spec, ValuOp generic, JitMode jit) {
     if (Boolean.getBoolean("hipsim.noKernels") || !plain(inst, spec)) return generic;
     Src s0 = Src.of(inst.src0(), spec.w0());
     Src s1 = Src.of(inst.src1(), spec.w1());
@@ -37,7 +43,7 @@ final class ValuKernels {
     int modeBits = inst.clamp() && spec.outputFormat() == ValuSpec.NONE ? ValuTable.INT_CLAMP : 0;
     Supplier<Op> specialised = () -> specialise(inst, spec, generic, s0, s1, s2, modeBits);
     if (spec.wave() != null || spec.maskWave() != null) {
-      return new WholeWaveOp(generic, spec, s0, s1, s2, Dst.of(inst.vdst()), Dst.of(inst.sdst()), modeBits,
+      return new WholeWaveOp(generic, spec, s0, s1, s2, Dst.of(inst.vdst()), Dst.of(inst.sdst()), modeBits, jit,
           specialised);
     }
     return specialised.get();

@@ -7,6 +7,7 @@ import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.dispatch.DispatchException;
+import dev.hipsim.isa.exec.JitMode;
 import dev.hipsim.isa.exec.Wave;
 import java.util.List;
 import java.util.Random;
@@ -21,8 +22,8 @@ import net.jqwik.api.Provide;
 /**
  * The specialised VALU loops ({@link ValuKernel}, one hidden class per operation) against the generic
  * {@link ValuOp} they stand in for: every operation of {@link ValuTable} with a plain form, random encodings,
- * sources, register contents, EXEC masks, MODE values and clamp bits; both must leave the whole wave state the same
- * (every VGPR, SGPR, VCC, EXEC, SCC) or both fail.
+ * sources, register contents, EXEC masks, MODE values and clamp bits, shaped for C1 and for C2 ({@link JitMode});
+ * both must leave the whole wave state the same (every VGPR, SGPR, VCC, EXEC, SCC) or both fail.
  */
 class ValuKernelProperties {
   private static final List<Operation> OPS = ValuTable.operations().stream()
@@ -75,14 +76,16 @@ class ValuKernelProperties {
       m.w.setExec(exec);
       m.w.mode = mode;
     }
-    Op specialised = ValuKernels.of(inst, spec, new ValuOp(inst, spec));
+    // Both shapes: under C1 a partial EXEC runs through the whole-wave form, under C2 through the lane loop.
+    JitMode jit = r.nextBoolean() ? JitMode.QUICK : JitMode.FULL;
+    Op specialised = ValuKernels.of(inst, spec, new ValuOp(inst, spec), jit);
     assertThat(specialised).as("a plain instruction gets a specialised loop").isNotInstanceOf(ValuOp.class);
     String failedFast = run(specialised, fast);
     String failedGeneric = run(new ValuOp(inst, spec), generic);
     String text = fast.text(e);
     assertThat(failedFast).as(text).isEqualTo(failedGeneric);
     fast.assertState(generic.w.v, generic.w.s, text + " (mode 0x" + Integer.toHexString(mode) + ", exec 0x"
-        + Long.toHexString(exec) + ")");
+        + Long.toHexString(exec) + ", " + jit + ")");
     assertThat(fast.w.scc).as(text).isEqualTo(generic.w.scc);
     assertThat(fast.w.pc).as(text).isEqualTo(generic.w.pc);
   }
