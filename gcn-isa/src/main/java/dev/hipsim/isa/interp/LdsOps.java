@@ -172,23 +172,45 @@ final class LdsOps {
       }
       long highest = (highestFlipped ^ Integer.MIN_VALUE) & 0xffff_ffffL;
       if ((misaligned & 3) != 0 || highest + Math.max(o0, o1) > last) return false;
-      int i0 = (int) (o0 >>> 2);
-      for (int k = 0; k < dwords; k++) {
-        int o = base + k * Wave.LANES;
-        int ik = i0 + k;
-        for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[word[l] + ik];
-      }
-      if (two) {
-        int i1 = (int) (o1 >>> 2);
-        int second = base + dwords * Wave.LANES;
-        for (int k = 0; k < dwords; k++) {
-          int o = second + k * Wave.LANES;
-          int ik = i1 + k;
-          for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[word[l] + ik];
-        }
-      }
+      gather(words, word, (int) (o0 >>> 2), v, base);
+      if (two) gather(words, word, (int) (o1 >>> 2), v, base + dwords * Wave.LANES);
       w.pc += size;
       return true;
+    }
+
+    /**
+     * Each lane's {@link #dwords} dwords from LDS word {@code word[l] + first} on, into the registers from
+     * {@code base}. Lane by lane, each lane's words in one step: C1 does not unroll loops, so a loop per dword would
+     * load a lane's index once per dword.
+     */
+    private void gather(int[] words, int[] word, int first, int[] v, int base) {
+      switch (dwords) {
+        case 1:
+          for (int l = 0; l < Wave.LANES; l++) v[base + l] = words[word[l] + first];
+          break;
+        case 2:
+          for (int l = 0; l < Wave.LANES; l++) {
+            int x = word[l] + first;
+            v[base + l] = words[x];
+            v[base + Wave.LANES + l] = words[x + 1];
+          }
+          break;
+        case 4:
+          for (int l = 0; l < Wave.LANES; l++) {
+            int x = word[l] + first;
+            v[base + l] = words[x];
+            v[base + Wave.LANES + l] = words[x + 1];
+            v[base + 2 * Wave.LANES + l] = words[x + 2];
+            v[base + 3 * Wave.LANES + l] = words[x + 3];
+          }
+          break;
+        default:
+          for (int k = 0; k < dwords; k++) {
+            int o = base + k * Wave.LANES;
+            int ik = first + k;
+            for (int l = 0; l < Wave.LANES; l++) v[o + l] = words[word[l] + ik];
+          }
+      }
     }
 
     /**
