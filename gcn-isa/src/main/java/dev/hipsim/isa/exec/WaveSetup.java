@@ -85,6 +85,15 @@ public final class WaveSetup {
     int[] v = w.v;
     int ids = kd.enableVgprWorkitemId();
     boolean packed = launch.packedWorkItemIds();
+    if (sy == 1 && w.groupSizeZ == 1) {
+      // One dimension, the commonest shape: lane l is work-item flatBase + l, never past the group's end.
+      for (int lane = 0; lane < lanes; lane++) v[lane] = flatBase + lane;
+      if (!packed) {
+        for (int lane = 0; lane < lanes && ids >= 1; lane++) v[Wave.LANES + lane] = 0;
+        for (int lane = 0; lane < lanes && ids >= 2; lane++) v[2 * Wave.LANES + lane] = 0;
+      }
+      return;
+    }
     // The first lane's coordinates by division, the others by counting (no division per lane for every wave).
     int x = flatBase % sx;
     int y = (flatBase / sx) % sy;

@@ -21,6 +21,19 @@ class WorkItemIdProperties {
       @ForAll @IntRange(min = 1, max = 16) int sy, @ForAll @IntRange(min = 1, max = 8) int sz,
       @ForAll @IntRange(min = 1, max = 3) int groupsX, @ForAll @IntRange(min = 0, max = 63) int trimX,
       @ForAll @IntRange(min = 0, max = 15) int trimY, @ForAll boolean packed) throws Exception {
+    check(sx, sy, sz, groupsX, trimX, trimY, packed);
+  }
+
+  /** One-dimensional workgroups of up to 16 waves, the commonest shape, which WaveSetup counts out directly. */
+  @Property(tries = 200)
+  void oneDimensionalGroupsOfManyWaves(@ForAll @IntRange(min = 1, max = 1024) int sx,
+      @ForAll @IntRange(min = 1, max = 3) int groupsX, @ForAll @IntRange(min = 0, max = 1023) int trimX,
+      @ForAll boolean packed) throws Exception {
+    check(sx, 1, 1, groupsX, trimX, 0, packed);
+  }
+
+  private static void check(int sx, int sy, int sz, int groupsX, int trimX, int trimY, boolean packed)
+      throws Exception {
     if (sx * sy * sz > 1024) return;
     int gridX = Math.max(1, groupsX * sx - trimX % sx);
     int gridY = Math.max(1, 2 * sy - trimY % sy);
