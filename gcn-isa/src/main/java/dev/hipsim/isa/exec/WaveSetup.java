@@ -2,6 +2,7 @@ package dev.hipsim.isa.exec;
 
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.KernelDescriptor;
+import java.util.Arrays;
 
 /**
  * Builds a wave's initial register state exactly as the descriptor's enable bits request, in the order AMDGPUUsage
@@ -88,10 +89,8 @@ public final class WaveSetup {
     if (sy == 1 && w.groupSizeZ == 1) {
       // One dimension, the commonest shape: lane l is work-item flatBase + l, never past the group's end.
       for (int lane = 0; lane < lanes; lane++) v[lane] = flatBase + lane;
-      if (!packed) {
-        for (int lane = 0; lane < lanes && ids >= 1; lane++) v[Wave.LANES + lane] = 0;
-        for (int lane = 0; lane < lanes && ids >= 2; lane++) v[2 * Wave.LANES + lane] = 0;
-      }
+      if (!packed && ids >= 1) Arrays.fill(v, Wave.LANES, Wave.LANES + lanes, 0);
+      if (!packed && ids >= 2) Arrays.fill(v, 2 * Wave.LANES, 2 * Wave.LANES + lanes, 0);
       return;
     }
     // The first lane's coordinates by division, the others by counting (no division per lane for every wave).

@@ -174,10 +174,22 @@ final class Src {
    * dwords in 0..63 and the high dwords in 64..127 (a register pair's layout), else the value in 0..63. The array
    * comes from {@code cache} and must not be written.
    */
-  int[] broadcastRaw(Wave w, Ctx cx, int width, BroadcastCache cache) throws DispatchException {
+  private int[] broadcastRaw(Wave w, Ctx cx, int width, BroadcastCache cache) throws DispatchException {
     return width == 64 ? cache.of64(scalarRaw64(w, cx)) : cache.of32(scalarRaw32(w, cx));
   }
 
+  /**
+   * Where a whole-wave VALU loop reads this source's raw lanes, from {@link #laneOffset}: the register file for a
+   * VGPR or AGPR, else the scalar value broadcast from {@code cache}.
+   */
+  int[] rawLanes(Wave w, Ctx cx, int width, BroadcastCache cache) throws DispatchException {
+    return isVector() ? w.v : broadcastRaw(w, cx, width, cache);
+  }
+
+  /** The first lane's index in {@link #rawLanes}: the register's base, 0 for a broadcast. */
+  int laneOffset(Wave w) {
+    return isVector() ? vbase(w) : 0;
+  }
 
   /** All 64 lanes' 64-bit values, with modifiers, into {@code out}. */
   long[] read64(Wave w, Ctx cx, long[] out) throws DispatchException {

@@ -70,26 +70,10 @@ final class ValuKernel extends Op {
     int[] v = w.v;
     long exec = w.exec();
     int mode = w.mode | modeBits;
-    int[] a = Ctx.ABSENT;
-    int ao = 0;
-    if (W0 != 0) {
-      if (s0.isVector()) {
-        a = v;
-        ao = s0.vectorBase(w);
-      } else {
-        a = s0.broadcastRaw(w, cx, W0, cx.sa);
-      }
-    }
-    int[] b = Ctx.ABSENT;
-    int bo = 0;
-    if (W1 != 0) {
-      if (s1.isVector()) {
-        b = v;
-        bo = s1.vectorBase(w);
-      } else {
-        b = s1.broadcastRaw(w, cx, W1, cx.sb);
-      }
-    }
+    int[] a = W0 == 0 ? Ctx.ABSENT : s0.rawLanes(w, cx, W0, cx.sa);
+    int ao = W0 == 0 ? 0 : s0.laneOffset(w);
+    int[] b = W1 == 0 ? Ctx.ABSENT : s1.rawLanes(w, cx, W1, cx.sb);
+    int bo = W1 == 0 ? 0 : s1.laneOffset(w);
     int[] c = Ctx.ABSENT;
     int co = 0;
     long mask = 0;
@@ -99,12 +83,8 @@ final class ValuKernel extends Op {
       c = v;
       co = vdst.base(w);
     } else if (W2 != 0) {
-      if (s2.isVector()) {
-        c = v;
-        co = s2.vectorBase(w);
-      } else {
-        c = s2.broadcastRaw(w, cx, W2, cx.sc);
-      }
+      c = s2.rawLanes(w, cx, W2, cx.sc);
+      co = s2.laneOffset(w);
     }
     int d = COMPARE ? 0 : vdst.base(w);
     long bits = 0;

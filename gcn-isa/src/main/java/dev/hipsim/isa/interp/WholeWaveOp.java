@@ -84,24 +84,10 @@ final class WholeWaveOp extends Op {
       return;
     }
     int[] v = w.v;
-    int[] a = v;
-    int ao = 0;
-    if (w0 != 0) {
-      if (s0.isVector()) {
-        ao = s0.vectorBase(w);
-      } else {
-        a = s0.broadcastRaw(w, cx, w0, cx.sa);
-      }
-    }
-    int[] b = v;
-    int bo = 0;
-    if (w1 != 0) {
-      if (s1.isVector()) {
-        bo = s1.vectorBase(w);
-      } else {
-        b = s1.broadcastRaw(w, cx, w1, cx.sb);
-      }
-    }
+    int[] a = w0 == 0 ? v : s0.rawLanes(w, cx, w0, cx.sa);
+    int ao = w0 == 0 ? 0 : s0.laneOffset(w);
+    int[] b = w1 == 0 ? v : s1.rawLanes(w, cx, w1, cx.sb);
+    int bo = w1 == 0 ? 0 : s1.laneOffset(w);
     int[] c = v;
     int co = 0;
     long mask = 0;
@@ -110,11 +96,8 @@ final class WholeWaveOp extends Op {
     } else if (accumulate) {
       co = vdst.base(w);
     } else if (w2 != 0) {
-      if (s2.isVector()) {
-        co = s2.vectorBase(w);
-      } else {
-        c = s2.broadcastRaw(w, cx, w2, cx.sc);
-      }
+      c = s2.rawLanes(w, cx, w2, cx.sc);
+      co = s2.laneOffset(w);
     }
     // A full wave writes its destination in place; a partial one computes into scratch, merged below.
     int[] out = full || compare ? v : cx.lanes;

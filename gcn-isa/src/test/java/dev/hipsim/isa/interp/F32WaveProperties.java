@@ -133,9 +133,9 @@ class F32WaveProperties {
       case 2 -> F32WaveOps.mul(v, d, v, ao, v, bo, v, co, mode);
       default -> F32WaveOps.fma(v, d, v, ao, v, bo, v, co, mode);
     };
-    boolean finite = true;
-    for (int i = 0; i < v.length; i++) finite &= (v0[i] & 0x7f80_0000) != 0x7f80_0000;
-    if (finite) assertThat(accepted).as("accepted with finite sources").isTrue();
+    boolean allFinite = true;
+    for (int i = 0; i < v.length; i++) allFinite &= (v0[i] & 0x7f80_0000) != 0x7f80_0000;
+    if (allFinite) assertThat(accepted).as("accepted with finite sources").isTrue();
     int[] want = accepted ? expected : v0;
     for (int i = 0; i < v.length; i++) {
       assertThat(Integer.toHexString(v[i])).as("op %d, word %d (d %d, a %d, b %d, c %d)", op, i, d, ao, bo, co)
