@@ -289,7 +289,7 @@ public final class GpuVm implements GpuMemory {
 
   @Override
   public void loadLanes32(long[] address, long lanes, int dwords, int[] out) throws GpuMemoryFault {
-    if (lanes == -1L && (dwords == 1 ? loadContiguous(address, out) : loadOnePage(address, dwords, out))) return;
+    if (lanes == -1L && loadOnePage(address, dwords, out)) return;
     long vpn = -1;
     long[] words = null;
     for (long m = lanes; m != 0; m &= m - 1) {
@@ -312,8 +312,8 @@ public final class GpuVm implements GpuMemory {
   }
 
   /**
-   * Whether the 64 lanes address 64 consecutive dwords from an 8-byte boundary, all in one page: a coalesced access,
-   * the most common of all, which moves whole 64-bit words.
+   * Whether the 64 lanes address 64 consecutive dwords from an 8-byte boundary, all in one page: a coalesced store,
+   * which writes whole 64-bit words.
    */
   private static boolean contiguous(long[] address) {
     long first = address[0];
@@ -324,36 +324,24 @@ public final class GpuVm implements GpuMemory {
   }
 
   /**
-   * A {@link #contiguous} load of one dword per lane from a page whose translation is cached: 32 word loads, each
-   * split in two lanes. Returns false, having loaded nothing, when the case does not apply.
-   */
-  private boolean loadContiguous(long[] address, int[] out) {
-    if (!contiguous(address)) return loadOnePage(address, 1, out);
-    long[] words = cachedWords(address[0] >>> Pte.PAGE_SHIFT, false);
-    if (words == null) return false;
-    int i = (int) (address[0] >>> 3) & 511;
-    for (int p = 0; p < 32; p++) {
-      long w = words[i + p];
-      out[2 * p] = (int) w;
-      out[2 * p + 1] = (int) (w >>> 32);
-    }
-    return true;
-  }
-
-  /**
    * The common case of a load by all 64 lanes: every access aligned and inside one page whose translation is
-   * cached. Loads dword by dword across the lanes (sequential stores, no per-lane page test); returns false, having
-   * loaded nothing, when the case does not apply.
+   * cached. One pass over the addresses finds the page, and whether the lanes read 64 consecutive dwords from an
+   * 8-byte boundary (a coalesced load, the commonest of all), which then takes 32 word loads, each split in two
+   * lanes; other loads go dword by dword across the lanes (sequential stores, no per-lane page test). Returns false,
+   * having loaded nothing, when the case does not apply.
    */
   private boolean loadOnePage(long[] address, int dwords, int[] out) {
-    long lo = address[0];
-    long hi = lo;
-    long misaligned = lo;
+    long first = address[0];
+    long lo = first;
+    long hi = first;
+    long misaligned = first;
+    long apart = 0;
     for (int l = 1; l < 64; l++) {
       long a = address[l];
       lo = Math.min(lo, a);
       hi = Math.max(hi, a);
       misaligned |= a;
+      apart |= a - first - 4L * l;
     }
     if ((misaligned & 3) != 0 || lo >>> Pte.PAGE_SHIFT != (hi + 4L * dwords - 1) >>> Pte.PAGE_SHIFT
         || hi + 4L * dwords - 1 < lo) {
@@ -361,6 +349,15 @@ public final class GpuVm implements GpuMemory {
     }
     long[] words = cachedWords(lo >>> Pte.PAGE_SHIFT, false);
     if (words == null) return false;
+    if (dwords == 1 && apart == 0 && (first & 7) == 0) {
+      int i = (int) (first >>> 3) & 511;
+      for (int p = 0; p < 32; p++) {
+        long w = words[i + p];
+        out[2 * p] = (int) w;
+        out[2 * p + 1] = (int) (w >>> 32);
+      }
+      return true;
+    }
     for (int k = 0; k < dwords; k++) {
       int o = k * 64;
       long d = 4L * k;
