@@ -22,7 +22,8 @@ final class BroadcastCache {
   private static final int ENTRIES = 32;
   private static final int INDEX_SHIFT = Long.SIZE - Integer.numberOfTrailingZeros(ENTRIES);
 
-  private final int[][] lanes = new int[ENTRIES][2 * Wave.LANES];
+  /** Each entry's lanes, allocated on first use: an interpreter, and so a cache, is made per worker per dispatch. */
+  private final int[][] lanes = new int[ENTRIES][];
   private final long[] values = new long[ENTRIES];
   /** The width each entry was filled at, 0 for an empty entry. */
   private final int[] widths = new int[ENTRIES];
@@ -31,25 +32,31 @@ final class BroadcastCache {
   int[] of32(int value) {
     long key = value & 0xffff_ffffL;
     int e = index(key);
-    int[] out = lanes[e];
-    if (widths[e] != 32 || values[e] != key) {
-      Arrays.fill(out, 0, Wave.LANES, value);
-      values[e] = key;
-      widths[e] = 32;
-    }
+    if (widths[e] == 32 && values[e] == key) return lanes[e];
+    int[] out = refill(e, key, 32);
+    Arrays.fill(out, 0, Wave.LANES, value);
     return out;
   }
 
   /** The 64 lanes of a 64-bit value, low dwords then high dwords. */
   int[] of64(long value) {
     int e = index(value);
+    if (widths[e] == 64 && values[e] == value) return lanes[e];
+    int[] out = refill(e, value, 64);
+    Arrays.fill(out, 0, Wave.LANES, (int) value);
+    Arrays.fill(out, Wave.LANES, 2 * Wave.LANES, (int) (value >>> 32));
+    return out;
+  }
+
+  /** Entry {@code e}'s array, now to hold {@code value} at {@code width}. */
+  private int[] refill(int e, long value, int width) {
     int[] out = lanes[e];
-    if (widths[e] != 64 || values[e] != value) {
-      Arrays.fill(out, 0, Wave.LANES, (int) value);
-      Arrays.fill(out, Wave.LANES, 2 * Wave.LANES, (int) (value >>> 32));
-      values[e] = value;
-      widths[e] = 64;
+    if (out == null) {
+      out = new int[2 * Wave.LANES];
+      lanes[e] = out;
     }
+    values[e] = value;
+    widths[e] = width;
     return out;
   }
 
