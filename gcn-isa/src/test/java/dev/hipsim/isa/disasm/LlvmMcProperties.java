@@ -9,19 +9,25 @@ import java.util.List;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.lifecycle.BeforeProperty;
-import org.junit.jupiter.api.Assumptions;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import net.jqwik.api.lifecycle.LifecycleContext;
+import net.jqwik.api.lifecycle.SkipExecutionHook;
 
 /**
  * Our text against LLVM 22's {@code llvm-mc --disassemble} on random encodings of every format (skipped, saying so,
  * when llvm-mc is not installed). Each try is one llvm-mc run over a batch: 40 words of each format and 100 words
  * with random top bits.
  */
+@AddLifecycleHook(LlvmMcProperties.NeedsLlvmMc.class)
 class LlvmMcProperties {
 
-  @BeforeProperty
-  void needsLlvmMc() {
-    Assumptions.assumeTrue(LlvmMc.available(), "llvm-mc 22 not installed at " + LlvmMc.MC + ": comparison skipped");
+  /** Skips the properties (a skipped test with the reason, not an error) when llvm-mc is not installed. */
+  static final class NeedsLlvmMc implements SkipExecutionHook {
+    @Override
+    public SkipResult shouldBeSkipped(LifecycleContext context) {
+      return LlvmMc.available() ? SkipResult.doNotSkip()
+          : SkipResult.skip("llvm-mc 22 not installed at " + LlvmMc.MC + ": comparison skipped");
+    }
   }
 
   @Property(tries = 10)
