@@ -19,22 +19,38 @@ public final class CodeCache {
   private final Target target;
   private final Decoder decoder;
   private final ConcurrentHashMap<Long, Op[]> pages = new ConcurrentHashMap<>();
+  private final boolean fuse;
 
+  /**
+   * A cache that fuses runs of lane-wise VALU instructions ({@link FusedRun}) unless the system property
+   * {@code hipsim.fuse} is {@code false}.
+   */
   public CodeCache(Target target) {
+    this(target, !"false".equals(System.getProperty("hipsim.fuse")));
+  }
+
+  /** A cache that fuses runs of lane-wise VALU instructions when {@code fuse} is set. */
+  public CodeCache(Target target, boolean fuse) {
     this.target = target;
     this.decoder = new Decoder(target);
+    this.fuse = fuse;
   }
 
   public Target target() {
     return target;
   }
 
-  /** The compiled instruction at {@code pc} (a 4-byte aligned GPU address), decoding it on first use. */
+  /**
+   * The compiled instruction at {@code pc} (a 4-byte aligned GPU address), decoding it on first use: always the
+   * one instruction there, also where the interpreter runs a fused run from it (so a debugger steps one
+   * instruction at a time).
+   */
   public Op at(long pc, GpuMemory memory) throws GpuMemoryFault {
     Op[] page = page(pc >>> PAGE_SHIFT);
     int slot = slot(pc);
     Op op = page[slot];
-    return op != null ? op : compile(page, pc, memory);
+    if (op == null) op = compile(page, pc, memory);
+    return op instanceof FusedRun ? ((FusedRun) op).first() : op;
   }
 
   /**
@@ -52,11 +68,19 @@ public final class CodeCache {
     return (int) ((pc >>> 2) & (SLOTS - 1));
   }
 
-  /** Decodes and compiles the instruction at {@code pc} into its slot of {@code page}. */
+  /**
+   * Decodes and compiles the instruction at {@code pc} into its slot of {@code page}: a {@link FusedRun} when a run
+   * of fusible instructions starts there.
+   */
   Op compile(Op[] page, long pc, GpuMemory memory) throws GpuMemoryFault {
     // Ops are immutable (final fields), so publishing them through a plain array store is safe; two threads may
     // compile the same instruction, which is harmless.
-    Op op = OpCompiler.compile(decode(pc, memory));
+    Instruction inst = decode(pc, memory);
+    Op op = OpCompiler.compile(inst);
+    if (fuse && LaneFusion.fusible(inst)) {
+      Op run = FusedRun.at(inst, op, this, memory);
+      if (run != null) op = run;
+    }
     page[slot(pc)] = op;
     return op;
   }

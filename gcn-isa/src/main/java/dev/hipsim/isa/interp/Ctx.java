@@ -27,6 +27,9 @@ public final class Ctx {
   final BroadcastCache sc = new BroadcastCache();
   /** A whole-wave VALU form's results under a partial EXEC (two dwords per lane), before the active lanes' merge. */
   final int[] lanes = new int[2 * 64];
+  /** A fused run's scalar sources and lane masks ({@link FusedRun}). */
+  final int[] fusedScalars = new int[LaneFusion.MAX_SCALAR_SLOTS];
+  final long[] fusedMasks = new long[LaneFusion.MAX_MASKS];
   /** What the VALU fast paths pass for a source an operation does not have. */
   static final int[] ABSENT = new int[0];
   /** Per-lane addresses of memory operations. */

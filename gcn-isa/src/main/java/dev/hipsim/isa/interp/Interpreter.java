@@ -56,8 +56,14 @@ public final class Interpreter implements WaveExecutor {
             throw Faults.wave(WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, op.instruction, -1, 0, e.getMessage(), e);
           }
         }
-        mix[op.mixCategory]++;
-        executed++;
+        int[] fused = op.fusedMix;
+        if (fused == null) {
+          mix[op.mixCategory]++;
+          executed++;
+        } else {
+          for (int category : fused) mix[category]++;
+          executed += fused.length;
+        }
       }
     } catch (GpuMemoryFault f) {
       throw new WaveFault(WaveFault.Kind.MEMORY_FAULT, new WaveLocation(cx.launch.kernelName(), w.workgroupX,

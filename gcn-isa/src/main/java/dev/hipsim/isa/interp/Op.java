@@ -16,10 +16,21 @@ public abstract class Op {
   final int mixCategory;
   /** A vector ALU or vector memory (including LDS) instruction: what MODE.VSKIP skips. */
   final boolean vectorUnit;
+  /**
+   * The {@link dev.hipsim.isa.exec.InstructionMix} category of each instruction an op executes at once (a
+   * {@link FusedRun}), or null for an op of one instruction.
+   */
+  final int[] fusedMix;
 
   protected Op(Instruction instruction) {
+    this(instruction, instruction.size(), null);
+  }
+
+  /** An op that executes {@code fusedMix.length} instructions from {@code instruction}, {@code size} bytes. */
+  protected Op(Instruction instruction, int size, int[] fusedMix) {
     this.instruction = instruction;
-    this.size = instruction.size();
+    this.size = size;
+    this.fusedMix = fusedMix;
     this.mixCategory = dev.hipsim.isa.exec.InstructionMix.categoryOf(instruction.operation());
     dev.hipsim.isa.decode.Encoding e = instruction.encoding();
     this.vectorUnit = e.isVector() || (e.isMemory() && e != dev.hipsim.isa.decode.Encoding.SMEM);

@@ -1,0 +1,97 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.dispatch.DispatchException;
+import dev.hipsim.isa.exec.InstructionMix;
+import dev.hipsim.isa.exec.Wave;
+import dev.hipsim.isa.mem.GpuMemory;
+import dev.hipsim.isa.mem.GpuMemoryFault;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A run of lane-wise VALU instructions executed at once by generated code ({@link LaneFusion}, {@link
+ * LaneCodeGen}): the interpreter finds it in the slot of the run's first instruction and counts it as all of its
+ * instructions. Each instruction also keeps its own op, which the debugger steps through ({@link CodeCache#at}) and
+ * which runs the instructions one by one under GPR indexing.
+ */
+final class FusedRun extends Op {
+  private final Op[] parts;
+  private final FusedLanes lanes;
+  private final Src[] scalars;
+  private final boolean[] wide;
+  private final Src[] maskInputs;
+  private final Dst[] maskOutputs;
+
+  private FusedRun(Op[] parts, int size, int[] mix, FusedLanes lanes, LaneFusion.Plan plan) {
+    super(parts[0].instruction, size, mix);
+    this.parts = parts;
+    this.lanes = lanes;
+    this.scalars = plan.scalars().toArray(new Src[0]);
+    this.wide = new boolean[scalars.length];
+    for (int i = 0; i < wide.length; i++) wide[i] = plan.scalarWidths()[i] == 64;
+    this.maskInputs = plan.maskInputs().toArray(new Src[0]);
+    this.maskOutputs = plan.maskOutputs().toArray(new Dst[0]);
+  }
+
+  /**
+   * The run that starts with {@code first} (compiled as {@code firstOp}) at its address, reading the instructions
+   * that follow from {@code code}; null when fewer than two instructions can be fused there.
+   */
+  static FusedRun at(Instruction first, Op firstOp, CodeCache code, GpuMemory memory) {
+    LaneFusion.Builder builder = new LaneFusion.Builder();
+    if (!builder.add(first)) return null;
+    List<Op> parts = new ArrayList<>();
+    parts.add(firstOp);
+    long pc = first.address() + first.size();
+    while (true) {
+      Instruction next;
+      try {
+        next = code.decode(pc, memory);
+      } catch (GpuMemoryFault f) {
+        break; // the end of the code: the run ends with what was readable
+      }
+      if (!builder.add(next)) break;
+      parts.add(OpCompiler.compile(next));
+      pc += next.size();
+    }
+    if (builder.size() < 2) return null;
+    LaneFusion.Plan plan = builder.plan();
+    int[] mix = new int[parts.size()];
+    for (int i = 0; i < mix.length; i++) mix[i] = InstructionMix.categoryOf(plan.instructions().get(i).operation());
+    return new FusedRun(parts.toArray(new Op[0]), (int) (pc - first.address()), mix, LaneCodeGen.generate(plan),
+        plan);
+  }
+
+  /** The op of the run's first instruction alone. */
+  Op first() {
+    return parts[0];
+  }
+
+  @Override
+  public void execute(Wave w, Ctx cx) throws DispatchException {
+    if (w.gprIdxMask != 0) {
+      // GPR indexing moves register operands by M0: the generated code has fixed registers.
+      for (Op p : parts) p.execute(w, cx);
+      return;
+    }
+    int[] s = cx.fusedScalars;
+    int slot = 0;
+    for (int i = 0; i < scalars.length; i++) {
+      if (wide[i]) {
+        long x = scalars[i].scalarRaw64(w, cx);
+        s[slot] = (int) x;
+        s[slot + 1] = (int) (x >>> 32);
+        slot += 2;
+      } else {
+        s[slot++] = scalars[i].scalarRaw32(w, cx);
+      }
+    }
+    long[] m = cx.fusedMasks;
+    for (int i = 0; i < maskInputs.length; i++) m[i] = maskInputs[i].scalarRaw64(w, cx);
+    lanes.run(w.v, s, m, w.exec());
+    int base = maskInputs.length;
+    for (int i = 0; i < maskOutputs.length; i++) maskOutputs[i].writeScalar64(w, m[base + i]);
+    w.pc += size;
+  }
+}

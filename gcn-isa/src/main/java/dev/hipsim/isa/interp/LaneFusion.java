@@ -1,0 +1,216 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.decode.Encoding;
+import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.exec.Wave;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Finds runs of consecutive lane-wise integer VALU instructions and plans their fused execution: one loop over the
+ * active lanes that runs every instruction of the run for a lane before going to the next lane, with the values
+ * the run produces kept in JVM locals ({@link LaneCodeGen} turns the plan into bytecode, {@link FusedRun} executes
+ * it). Because each instruction reads and writes only its own lane, lane by lane is the same as instruction by
+ * instruction; what is not lane-wise ends the run:
+ *
+ * <ul>
+ *   <li>only the operations {@link FusibleOp} lists, in their plain form (no DPP, SDWA, input modifiers or clamp)
+ *       and with VGPR (not AGPR) vector operands;
+ *   <li>scalar sources are read once, before the run: a run ends before an instruction that reads, as a scalar,
+ *       an SGPR an earlier instruction of the run wrote as a lane mask (a carry or compare result). A lane mask
+ *       read back as a mask (the carry-in of {@code v_addc_co_u32}, the select of {@code v_cndmask_b32}) is fine:
+ *       each lane takes its own bit of the earlier result;
+ *   <li>nothing may write EXEC (so no {@code v_cmpx}), and GPR indexing, which {@link FusedRun} checks at run
+ *       time, sends the run to its instructions one by one.
+ * </ul>
+ */
+final class LaneFusion {
+  /** A run stops growing here: longer runs make longer methods for the JIT with little more to gain. */
+  static final int MAX_INSTRUCTIONS = 24;
+  static final int MAX_SCALAR_SLOTS = 32;
+  static final int MAX_MASKS = 16;
+
+  /** Where a step's operand comes from. */
+  enum From {
+    /** A VGPR ({@code index}), 32 bits. */
+    VGPR,
+    /** A VGPR pair from {@code index}, 64 bits. */
+    VGPR64,
+    /** A scalar read before the run: 32-bit slot {@code index}. */
+    SCALAR,
+    /** A 64-bit scalar read before the run: slots {@code index} (low) and {@code index + 1}. */
+    SCALAR64,
+    /** A lane mask read before the run: mask input {@code index}. */
+    MASK_ENTRY,
+    /** The lane mask step {@code index} of the run produced. */
+    MASK_STEP
+  }
+
+  record Source(From from, int index) {}
+
+  /**
+   * One instruction of a run: the operation, its sources (null when absent), its vector destination (-1: none; a
+   * pair when the result is 64-bit) and its lane-mask output (-1: none).
+   */
+  record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut) {}
+
+  /** A run found at an address: its instructions, their separately compiled ops, and the plan. */
+  record Plan(List<Instruction> instructions, List<Step> steps, List<Src> scalars, int[] scalarWidths,
+      List<Src> maskInputs, List<Dst> maskOutputs) {
+    int scalarSlots() {
+      int n = 0;
+      for (int w : scalarWidths) n += w == 64 ? 2 : 1;
+      return n;
+    }
+  }
+
+  /** Whether {@code inst} may be part of a run at all (before looking at its neighbours). */
+  static boolean fusible(Instruction inst) {
+    if (!inst.isValid()) return false;
+    Encoding e = inst.encoding();
+    if (e != Encoding.VOP1 && e != Encoding.VOP2 && e != Encoding.VOPC && e != Encoding.VOP3) return false;
+    FusibleOp f = FusibleOp.of(inst.operation());
+    if (f == null || inst.clamp()) return false;
+    ValuSpec spec = ValuTable.get(inst.operation());
+    return spec != null && spec.fn() != null && ValuKernels.plain(inst, spec);
+  }
+
+  /** Builds a plan instruction by instruction; {@link #add} refuses the first instruction that cannot join. */
+  static final class Builder {
+    private final List<Instruction> instructions = new ArrayList<>();
+    private final List<Step> steps = new ArrayList<>();
+    private final List<Src> scalars = new ArrayList<>();
+    private final List<Integer> scalarWidths = new ArrayList<>();
+    private int nextSlot;
+    private final List<Src> maskInputs = new ArrayList<>();
+    private final List<Dst> maskOutputs = new ArrayList<>();
+    /** The step that last wrote each scalar register as a lane mask, or -1. */
+    private final int[] maskWriter = new int[Wave.SGPR_SLOTS];
+    /** The first register of the mask each step writes. */
+    private final List<Integer> maskOutputIndex = new ArrayList<>();
+
+    Builder() {
+      Arrays.fill(maskWriter, -1);
+    }
+
+    int size() {
+      return instructions.size();
+    }
+
+    /** Adds {@code inst} to the run, or returns false (changing nothing) when it cannot join. */
+    boolean add(Instruction inst) {
+      if (instructions.size() >= MAX_INSTRUCTIONS || !fusible(inst)) return false;
+      FusibleOp f = FusibleOp.of(inst.operation());
+      ValuSpec spec = ValuTable.get(inst.operation());
+      int scalarMark = scalars.size();
+      int slotMark = nextSlot;
+      int maskInMark = maskInputs.size();
+      Source a = source(inst.src0(), spec.w0());
+      Source b = spec.w1() == 0 ? null : source(inst.src1(), spec.w1());
+      Source c = null;
+      boolean ok = a != null && (spec.w1() == 0 || b != null);
+      if (ok && f.shape().readsMask()) {
+        c = maskSource(inst.src2());
+        ok = c != null;
+      } else if (ok && spec.w2() != 0) {
+        c = source(inst.src2(), spec.w2());
+        ok = c != null;
+      }
+      int vdst = -1;
+      Dst maskDst = null;
+      if (ok && !f.shape().masksOnly()) {
+        Dst d = Dst.of(inst.vdst());
+        ok = d != null && d.vector && !d.agpr && d.index + (spec.wd() == 64 ? 2 : 1) <= Wave.MAX_VGPRS / 2;
+        if (ok) vdst = d.index;
+      }
+      if (ok && (f.shape().masksOnly() || f.shape().carries())) {
+        maskDst = Dst.of(inst.sdst());
+        ok = maskDst != null && !maskDst.vector && writableMask(maskDst)
+            && maskInputs.size() + maskOutputs.size() < MAX_MASKS;
+      }
+      if (!ok) {
+        while (scalars.size() > scalarMark) {
+          scalars.remove(scalars.size() - 1);
+          scalarWidths.remove(scalarWidths.size() - 1);
+        }
+        nextSlot = slotMark;
+        while (maskInputs.size() > maskInMark) maskInputs.remove(maskInputs.size() - 1);
+        return false;
+      }
+      int maskOut = -1;
+      if (maskDst != null) {
+        maskOut = maskOutputs.size();
+        maskOutputs.add(maskDst);
+        maskOutputIndex.add(maskDst.index);
+        if (maskDst.index >= 0) {
+          maskWriter[maskDst.index] = steps.size();
+          maskWriter[maskDst.index + 1] = steps.size();
+        }
+      }
+      steps.add(new Step(f, a, b, c, vdst, maskOut));
+      instructions.add(inst);
+      return true;
+    }
+
+    /** A register value or scalar at {@code width} bits; null when the run cannot read it. */
+    private Source source(dev.hipsim.isa.decode.Operand operand, int width) {
+      if (operand == null || (width != 32 && width != 64)) return null;
+      Src s = Src.of(operand, width);
+      if (s.kind == Src.VGPR) {
+        if (s.index + (width == 64 ? 2 : 1) > Wave.MAX_VGPRS / 2) return null;
+        return new Source(width == 64 ? From.VGPR64 : From.VGPR, s.index);
+      }
+      if (s.kind == Src.SGPR) {
+        if (s.index < 0 || s.index + (width == 64 ? 1 : 0) >= Wave.SGPR_SLOTS) return null;
+        if (writtenAsMask(s.index) || (width == 64 && writtenAsMask(s.index + 1))) return null;
+      } else if (s.kind != Src.CONST) {
+        return null;
+      }
+      int slots = width == 64 ? 2 : 1;
+      if (nextSlot + slots > MAX_SCALAR_SLOTS) return null;
+      int slot = nextSlot;
+      nextSlot += slots;
+      scalars.add(s);
+      scalarWidths.add(width);
+      return new Source(width == 64 ? From.SCALAR64 : From.SCALAR, slot);
+    }
+
+    /** A lane-mask source (64 bits): the bit an earlier step produced, or the mask as it was before the run. */
+    private Source maskSource(dev.hipsim.isa.decode.Operand operand) {
+      if (operand == null || operand.mods() != 0) return null;
+      Src s = Src.of(operand, 64);
+      if (s.kind == Src.SGPR) {
+        if (s.index < 0 || s.index + 1 >= Wave.SGPR_SLOTS) return null;
+        int w = maskWriter[s.index];
+        if (w >= 0 && maskWriter[s.index + 1] == w && maskOutputIndex.get(steps.get(w).maskOut()) == s.index) {
+          return new Source(From.MASK_STEP, w);
+        }
+        if (writtenAsMask(s.index) || writtenAsMask(s.index + 1)) return null;
+      } else if (s.kind != Src.CONST) {
+        return null;
+      }
+      if (maskInputs.size() + maskOutputs.size() >= MAX_MASKS) return null;
+      maskInputs.add(s);
+      return new Source(From.MASK_ENTRY, maskInputs.size() - 1);
+    }
+
+    private boolean writtenAsMask(int sgpr) {
+      return sgpr >= 0 && sgpr < Wave.SGPR_SLOTS && maskWriter[sgpr] >= 0;
+    }
+
+    /** A mask destination the run may write: an SGPR pair (or VCC, or the null register), never EXEC. */
+    private static boolean writableMask(Dst d) {
+      if (d.index < 0) return true;
+      return d.index + 1 < Wave.SGPR_SLOTS && d.index + 1 != Wave.EXEC_LO && d.index != Wave.EXEC_LO
+          && d.index != Wave.EXEC_HI;
+    }
+
+    Plan plan() {
+      int[] widths = new int[scalarWidths.size()];
+      for (int i = 0; i < widths.length; i++) widths[i] = scalarWidths.get(i);
+      return new Plan(List.copyOf(instructions), List.copyOf(steps), List.copyOf(scalars), widths,
+          List.copyOf(maskInputs), List.copyOf(maskOutputs));
+    }
+  }
+}

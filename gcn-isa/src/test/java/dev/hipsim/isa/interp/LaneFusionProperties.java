@@ -1,0 +1,198 @@
+package dev.hipsim.isa.interp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hipsim.isa.decode.Format;
+import dev.hipsim.isa.decode.Operation;
+import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.exec.Wave;
+import dev.hipsim.isa.exec.WaveStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fused runs of VALU instructions ({@link FusedRun}) leave a wave exactly as the same instructions executed one by
+ * one: random sequences of every fusible operation, in their short and VOP3 forms, with operands chosen to collide
+ * (few VGPRs, lane masks written and read back, VCC and SGPRs read as scalars after a mask wrote them), under random
+ * EXEC masks and register contents.
+ */
+class LaneFusionProperties {
+  private static final long CODE = Machine.MEM + 0x80000;
+  /** Registers the sequences use: few, so that instructions read what earlier ones wrote. */
+  private static final int VGPRS = 8;
+  private static final int[] MASK_REGS = {106, 20, 22, 24};
+
+  @Provide
+  Arbitrary<Target> targets() {
+    return Arbitraries.of(Target.GFX90A, Target.GFX942);
+  }
+
+  @Property(tries = 600)
+  @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
+  void aFusedRunLeavesTheWaveAsItsInstructionsOneByOne(@ForAll("targets") Target t, @ForAll long seed)
+      throws Exception {
+    Random r = new Random(seed);
+    List<Enc> code = sequence(t, r, 2 + r.nextInt(10));
+    Machine fused = machine(t, r.nextLong(), code);
+    Machine single = machine(t, 0, code);
+    single.w.setExec(fused.w.exec());
+    System.arraycopy(fused.w.v, 0, single.w.v, 0, fused.w.v.length);
+    System.arraycopy(fused.w.s, 0, single.w.s, 0, fused.w.s.length);
+    single.w.scc = fused.w.scc;
+    CodeCache fusing = new CodeCache(t, true);
+    run(fused, fusing);
+    run(single, new CodeCache(t, false));
+    Statistics.collect(fusing.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)] instanceof FusedRun);
+    // Most sequences must start with a fused run, or the property would test the unfused path against itself.
+    Statistics.coverage(c -> c.check(true).percentage(p -> p > 40));
+    String listing = listing(single, code);
+    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
+    assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
+    assertThat(fused.w.exec()).as(listing).isEqualTo(single.w.exec());
+    assertThat(fused.w.pc).as(listing).isEqualTo(single.w.pc);
+    assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions);
+  }
+
+  @Property(tries = 100)
+  void gprIndexingRunsTheInstructionsOneByOne(@ForAll long seed) throws Exception {
+    Target t = Target.GFX90A;
+    Random r = new Random(seed);
+    List<Enc> code = sequence(t, r, 2 + r.nextInt(6));
+    Machine fused = machine(t, seed, code);
+    Machine single = machine(t, seed, code);
+    int indexed = 1 + r.nextInt(15);
+    for (Machine m : new Machine[] {fused, single}) {
+      m.w.gprIdxMask = indexed;
+      m.w.s[Wave.M0] = 3;
+    }
+    run(fused, new CodeCache(t, true));
+    run(single, new CodeCache(t, false));
+    assertThat(fused.w.v).as(listing(single, code)).isEqualTo(single.w.v);
+    assertThat(fused.w.s).as(listing(single, code)).isEqualTo(single.w.s);
+  }
+
+  /** The vector-add kernel's address arithmetic: one run, counted as its six instructions. */
+  @Test
+  void theVectorAddAddressArithmeticIsOneRunCountedInstructionByInstruction() throws Exception {
+    Target t = Target.GFX90A;
+    List<Enc> code = List.of(
+        Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(3).src0(3),
+        Enc.of(t, Format.VOP2, Operation.V_ADD_CO_U32).vdst(2).src0(2).src1(256),
+        Enc.of(t, Format.VOP2, Operation.V_ADDC_CO_U32).vdst(3).src0(256 + 3).src1(256 + 1),
+        Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(5).src0(1),
+        Enc.of(t, Format.VOP2, Operation.V_ADD_CO_U32).vdst(4).src0(0).src1(256),
+        Enc.of(t, Format.VOP2, Operation.V_ADDC_CO_U32).vdst(5).src0(256 + 5).src1(256 + 1));
+    Machine m = machine(t, 7, code);
+    m.w.setExec(-1L);
+    for (int l = 0; l < Wave.LANES; l++) {
+      m.setV(0, l, 4 * l - 8);
+      m.setV(1, l, (4 * l - 8) >> 31);
+    }
+    m.w.s[0] = 0x1000;
+    m.w.s[1] = 0x7f;
+    m.w.s[2] = 0x2000;
+    m.w.s[3] = 0x7e;
+    CodeCache cache = new CodeCache(t, true);
+    Interpreter it = new Interpreter(cache, m.memory, m.launch);
+    it.run(m.w, 1000);
+    assertThat(cache.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)]).isInstanceOf(FusedRun.class);
+    assertThat(cache.at(CODE, m.memory)).as("a debugger sees one instruction").isNotInstanceOf(FusedRun.class);
+    for (int l = 0; l < Wave.LANES; l++) {
+      long off = 4L * l - 8;
+      assertThat(m.v64(2, l)).isEqualTo(0x7e_0000_2000L + off);
+      assertThat(m.v64(4, l)).isEqualTo(0x7f_0000_1000L + off);
+    }
+    assertThat(m.w.vcc()).as("the last carry out: the lanes whose offset is negative").isEqualTo(0b11L);
+    assertThat(m.w.instructions).isEqualTo(7);
+    assertThat(java.util.Arrays.stream(it.instructionMix()).sum()).as("every instruction in the mix").isEqualTo(7);
+  }
+
+  private static Machine machine(Target t, long seed, List<Enc> code) throws Exception {
+    Machine m = new Machine(t);
+    Random r = new Random(seed);
+    m.randomize(r, 16);
+    m.w.setExec(Vals.exec(r));
+    long at = CODE;
+    for (Enc e : code) {
+      byte[] b = e.bytes();
+      m.memory.write(at, b, 0, b.length);
+      at += b.length;
+    }
+    byte[] end = ScalarProperties.sopp(t, Operation.S_ENDPGM, 0).bytes();
+    m.memory.write(at, end, 0, end.length);
+    m.w.pc = CODE;
+    return m;
+  }
+
+  private static void run(Machine m, CodeCache cache) throws Exception {
+    new Interpreter(cache, m.memory, m.launch).run(m.w, 1000);
+    assertThat(m.w.status).isEqualTo(WaveStatus.DONE);
+  }
+
+  private static String listing(Machine m, List<Enc> code) {
+    StringBuilder b = new StringBuilder("exec ").append(Long.toHexString(m.w.exec())).append('\n');
+    for (Enc e : code) b.append(m.text(e)).append('\n');
+    return b.toString();
+  }
+
+  /** Random fusible instructions (and now and then one that ends a run: a scalar read of a written mask). */
+  private static List<Enc> sequence(Target t, Random r, int n) {
+    List<Operation> ops = new ArrayList<>(FusibleOp.operations());
+    ops.sort(null);
+    List<Enc> out = new ArrayList<>();
+    while (out.size() < n) {
+      Operation op = ops.get(r.nextInt(ops.size()));
+      Enc e = instruction(t, op, r);
+      if (e != null) out.add(e);
+    }
+    return out;
+  }
+
+  private static Enc instruction(Target t, Operation op, Random r) {
+    ValuSpec spec = ValuTable.get(op);
+    Format shortForm = op.name().startsWith("V_CMP_") ? Format.VOPC : spec.w1() == 0 ? Format.VOP1 : Format.VOP2;
+    boolean hasShort = Enc.has(t, shortForm, op);
+    boolean hasLong = Enc.has(t, Format.VOP3, op);
+    if (!hasShort && !hasLong) return null;
+    boolean vop3 = !hasShort || (hasLong && r.nextBoolean());
+    FusibleOp f = FusibleOp.of(op);
+    Enc e = Enc.of(t, vop3 ? Format.VOP3 : shortForm, op);
+    e.src0(source(r, spec.w0(), true, !vop3));
+    if (spec.w1() != 0) e.src1(vop3 ? source(r, spec.w1(), true, false) : 256 + r.nextInt(VGPRS));
+    if (vop3 && f.shape().readsMask()) {
+      e.src2(MASK_REGS[r.nextInt(MASK_REGS.length)]);
+    } else if (vop3 && spec.w2() != 0) {
+      e.src2(source(r, spec.w2(), true, false));
+    }
+    if (!f.shape().masksOnly()) e.vdst(spec.wd() == 64 ? 2 * r.nextInt(VGPRS / 2) : r.nextInt(VGPRS));
+    // VOP3 compares name their SGPR pair in the vdst field; carries (VOP3b) have a field of their own.
+    if (vop3 && f.shape().masksOnly()) e.vdst(MASK_REGS[r.nextInt(MASK_REGS.length)]);
+    if (vop3 && f.shape().carries()) e.sdst(MASK_REGS[r.nextInt(MASK_REGS.length)]);
+    if (e.literal == null && !vop3 && (e.bits & 0x1ff) == Sources.LITERAL) e.literal(r.nextInt());
+    return e;
+  }
+
+  /** A source: mostly VGPRs, sometimes the mask registers (as scalars), SGPRs or inline constants. */
+  private static int source(Random r, int width, boolean scalarOk, boolean literalOk) {
+    int k = r.nextInt(10);
+    if (width == 64) {
+      if (k < 7) return 256 + 2 * r.nextInt(VGPRS / 2);
+      if (k < 9) return MASK_REGS[r.nextInt(MASK_REGS.length)];
+      return 128 + r.nextInt(65);
+    }
+    if (k < 6) return 256 + r.nextInt(VGPRS);
+    if (k < 7) return MASK_REGS[r.nextInt(MASK_REGS.length)] + r.nextInt(2);
+    if (k < 8) return 2 * r.nextInt(8);
+    if (k < 9 || !literalOk) return 128 + r.nextInt(81);
+    return Sources.LITERAL;
+  }
+}
