@@ -13,6 +13,7 @@ interface FusedLanes {
    * @param masks in: the lane masks the run reads, as they were before it (the plan's mask inputs); after them,
    *     out: the lane masks the run's instructions produce, in the order of the plan's mask outputs
    * @param exec the lanes to run
+   * @param mode the wave's MODE register (the f32 operations' special cases read it)
    */
-  void run(int[] v, int[] scalars, long[] masks, long exec);
+  void run(int[] v, int[] scalars, long[] masks, long exec, int mode);
 }

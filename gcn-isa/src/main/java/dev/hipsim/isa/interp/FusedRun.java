@@ -1,5 +1,6 @@
 package dev.hipsim.isa.interp;
 
+import dev.hipsim.isa.alu.F32Ops;
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.exec.InstructionMix;
@@ -22,6 +23,7 @@ final class FusedRun extends Op {
   private final boolean[] wide;
   private final Src[] maskInputs;
   private final Dst[] maskOutputs;
+  private final boolean floats;
 
   private FusedRun(Op[] parts, int size, int[] mix, FusedLanes lanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
@@ -32,6 +34,7 @@ final class FusedRun extends Op {
     for (int i = 0; i < wide.length; i++) wide[i] = plan.scalarWidths()[i] == 64;
     this.maskInputs = plan.maskInputs().toArray(new Src[0]);
     this.maskOutputs = plan.maskOutputs().toArray(new Dst[0]);
+    this.floats = plan.floats();
   }
 
   /**
@@ -55,7 +58,8 @@ final class FusedRun extends Op {
       parts.add(OpCompiler.compile(next));
       pc += next.size();
     }
-    if (builder.size() < 2) return null;
+    // One VALU instruction (with s_waitcnt or s_nop after it) is not worth a class of its own.
+    if (builder.steps() < 2) return null;
     LaneFusion.Plan plan = builder.plan();
     int[] mix = new int[parts.size()];
     for (int i = 0; i < mix.length; i++) mix[i] = InstructionMix.categoryOf(plan.instructions().get(i).operation());
@@ -70,8 +74,9 @@ final class FusedRun extends Op {
 
   @Override
   public void execute(Wave w, Ctx cx) throws DispatchException {
-    if (w.gprIdxMask != 0) {
-      // GPR indexing moves register operands by M0: the generated code has fixed registers.
+    if (w.gprIdxMask != 0 || (floats && !F32Ops.fast(w.mode))) {
+      // GPR indexing moves register operands by M0: the generated code has fixed registers. Its f32 code is
+      // exact in the default float mode only.
       for (Op p : parts) p.execute(w, cx);
       return;
     }
@@ -89,7 +94,7 @@ final class FusedRun extends Op {
     }
     long[] m = cx.fusedMasks;
     for (int i = 0; i < maskInputs.length; i++) m[i] = maskInputs[i].scalarRaw64(w, cx);
-    lanes.run(w.v, s, m, w.exec());
+    lanes.run(w.v, s, m, w.exec(), w.mode);
     int base = maskInputs.length;
     for (int i = 0; i < maskOutputs.length; i++) maskOutputs[i].writeScalar64(w, m[base + i]);
     w.pc += size;

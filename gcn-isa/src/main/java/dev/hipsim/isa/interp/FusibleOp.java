@@ -12,8 +12,11 @@ import java.util.Map;
  * semantics stay in one place, and C1 inlines these small methods), or, for moves, bitwise operations, selects and
  * compares, by a JVM instruction or two.
  *
- * <p>Only integer operations are here: they ignore MODE, and with the clamp bit clear (the only form fused) their
- * results depend on nothing but their operands.
+ * <p>Integer operations ignore MODE, and with the clamp bit clear (the only form fused) their results depend on
+ * nothing but their operands. The f32 operations are fused for the default float mode ({@link
+ * dev.hipsim.isa.alu.F32Ops#fast}: round to nearest even, denormals kept), where a lane whose operands are all
+ * finite gets what the JVM's float arithmetic gives, as in {@link F32WaveOps}; a lane with an infinity or a NaN
+ * calls the operation's {@link dev.hipsim.isa.alu.F32Ops} method.
  */
 record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int predicate, boolean unsigned) {
 
@@ -44,7 +47,16 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
     /** The lane's mask bit ? b : a. */
     SELECT,
     /** A compare of two 32-bit values: one mask bit. */
-    COMPARE;
+    COMPARE,
+    /** An f32 a (op) b with a JVM float instruction, else {@code int F32Ops.f(int a, int b, int mode)}. */
+    F32_2,
+    /** An f32 fused multiply-add a * b + c ({@link Math#fma}), else {@code int F32Ops.fma(a, b, c, mode)}. */
+    F32_FMA;
+
+    /** An f32 operation: fused only in the default float mode. */
+    boolean isFloat() {
+      return this == F32_2 || this == F32_FMA;
+    }
 
     /** The result is a lane mask bit (compares) rather than a register value. */
     boolean masksOnly() {
@@ -141,6 +153,12 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
     t.put(Operation.V_LSHRREV_B64, call(Shape.SHIFT64, "lshrrevB64"));
     t.put(Operation.V_ASHRREV_I64, call(Shape.SHIFT64, "ashrrevI64"));
     t.put(Operation.V_CNDMASK_B32, shape(Shape.SELECT));
+    t.put(Operation.V_ADD_F32, new FusibleOp(Shape.F32_2, "add", false, Opcodes.FADD, 0, false));
+    t.put(Operation.V_SUB_F32, new FusibleOp(Shape.F32_2, "sub", false, Opcodes.FSUB, 0, false));
+    t.put(Operation.V_SUBREV_F32, new FusibleOp(Shape.F32_2, "sub", true, Opcodes.FSUB, 0, false));
+    t.put(Operation.V_MUL_F32, new FusibleOp(Shape.F32_2, "mul", false, Opcodes.FMUL, 0, false));
+    t.put(Operation.V_FMA_F32, call(Shape.F32_FMA, "fma"));
+    t.put(Operation.V_FMAC_F32, call(Shape.F32_FMA, "fma"));
     for (Operation op : Operation.values()) {
       FusibleOp cmp = compare(op.name());
       if (cmp != null) t.put(op, cmp);

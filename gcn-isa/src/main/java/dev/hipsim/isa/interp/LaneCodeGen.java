@@ -31,7 +31,9 @@ final class LaneCodeGen {
   private static final int SCALARS = 2;
   private static final int MASKS = 3;
   private static final int EXEC = 4;
-  private static final int FIRST_FREE = 6;
+  private static final int MODE = 6;
+  private static final int FIRST_FREE = 7;
+  private static final String F32_OPS = "dev/hipsim/isa/alu/F32Ops";
 
   /** Defines the run's class and makes its instance. */
   static FusedLanes generate(LaneFusion.Plan plan) {
@@ -56,7 +58,7 @@ final class LaneCodeGen {
     init.visitInsn(RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
-    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJ)V", null, null);
+    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI)V", null, null);
     mv.visitCode();
     new Body(mv, plan).emit();
     mv.visitMaxs(0, 0);
@@ -258,6 +260,14 @@ final class LaneCodeGen {
           mv.visitInsn(IXOR);
           storeResult(s.vdst());
           break;
+        case F32_2:
+          float2(f, first, second);
+          storeResult(s.vdst());
+          break;
+        case F32_FMA:
+          fma(f, s);
+          storeResult(s.vdst());
+          break;
         case COMPARE:
           compare(f, s);
           int bit = intLocal();
@@ -268,6 +278,84 @@ final class LaneCodeGen {
         default:
           throw new IllegalStateException("no code for " + f.shape());
       }
+    }
+
+    /**
+     * Pushes the f32 result of a (op) b: the JVM's float instruction when both operands are finite (the default
+     * float mode makes it exact then), else the operation's F32Ops method.
+     */
+    private void float2(FusibleOp f, LaneFusion.Source first, LaneFusion.Source second) {
+      int a = intLocal();
+      int b = intLocal();
+      pushInt(first);
+      mv.visitVarInsn(ISTORE, a);
+      pushInt(second);
+      mv.visitVarInsn(ISTORE, b);
+      Label special = new Label();
+      Label done = new Label();
+      exponentCarry(a);
+      exponentCarry(b);
+      mv.visitInsn(IOR);
+      mv.visitJumpInsn(IFLT, special);
+      floatOf(a);
+      floatOf(b);
+      mv.visitInsn(f.jvmOpcode());
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(special);
+      mv.visitVarInsn(ILOAD, a);
+      mv.visitVarInsn(ILOAD, b);
+      mv.visitVarInsn(ILOAD, MODE);
+      mv.visitMethodInsn(INVOKESTATIC, F32_OPS, f.method(), "(III)I", false);
+      mv.visitLabel(done);
+    }
+
+    /** Pushes the f32 a * b + c with one rounding, as {@link #float2} does. */
+    private void fma(FusibleOp f, LaneFusion.Step s) {
+      int a = intLocal();
+      int b = intLocal();
+      int c = intLocal();
+      pushInt(s.a());
+      mv.visitVarInsn(ISTORE, a);
+      pushInt(s.b());
+      mv.visitVarInsn(ISTORE, b);
+      pushInt(s.c());
+      mv.visitVarInsn(ISTORE, c);
+      Label special = new Label();
+      Label done = new Label();
+      exponentCarry(a);
+      exponentCarry(b);
+      mv.visitInsn(IOR);
+      exponentCarry(c);
+      mv.visitInsn(IOR);
+      mv.visitJumpInsn(IFLT, special);
+      floatOf(a);
+      floatOf(b);
+      floatOf(c);
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "fma", "(FFF)F", false);
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(special);
+      mv.visitVarInsn(ILOAD, a);
+      mv.visitVarInsn(ILOAD, b);
+      mv.visitVarInsn(ILOAD, c);
+      mv.visitVarInsn(ILOAD, MODE);
+      mv.visitMethodInsn(INVOKESTATIC, F32_OPS, f.method(), "(IIII)I", false);
+      mv.visitLabel(done);
+    }
+
+    /** Pushes an int that is negative exactly when the f32 in {@code local} is an infinity or a NaN. */
+    private void exponentCarry(int local) {
+      mv.visitVarInsn(ILOAD, local);
+      mv.visitLdcInsn(0x7f80_0000);
+      mv.visitInsn(IAND);
+      mv.visitLdcInsn(0x0080_0000);
+      mv.visitInsn(IADD);
+    }
+
+    private void floatOf(int local) {
+      mv.visitVarInsn(ILOAD, local);
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "intBitsToFloat", "(I)F", false);
     }
 
     /** Pushes 0 or 1: the compare of the step's sources (both read before any branch). */

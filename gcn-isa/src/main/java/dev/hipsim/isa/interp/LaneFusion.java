@@ -12,7 +12,8 @@ import java.util.List;
  * active lanes that runs every instruction of the run for a lane before going to the next lane, with the values
  * the run produces kept in JVM locals ({@link LaneCodeGen} turns the plan into bytecode, {@link FusedRun} executes
  * it). Because each instruction reads and writes only its own lane, lane by lane is the same as instruction by
- * instruction; what is not lane-wise ends the run:
+ * instruction. {@code s_nop} and {@code s_waitcnt}, which do nothing in hipsim, do not end a run. What is not
+ * lane-wise does:
  *
  * <ul>
  *   <li>only the operations {@link FusibleOp} lists, in their plain form (no DPP, SDWA, input modifiers or clamp)
@@ -22,7 +23,8 @@ import java.util.List;
  *       read back as a mask (the carry-in of {@code v_addc_co_u32}, the select of {@code v_cndmask_b32}) is fine:
  *       each lane takes its own bit of the earlier result;
  *   <li>nothing may write EXEC (so no {@code v_cmpx}), and GPR indexing, which {@link FusedRun} checks at run
- *       time, sends the run to its instructions one by one.
+ *       time, sends the run to its instructions one by one; so does a MODE other than the default float mode when
+ *       the run has f32 instructions.
  * </ul>
  */
 final class LaneFusion {
@@ -57,7 +59,7 @@ final class LaneFusion {
 
   /** A run found at an address: its instructions, their separately compiled ops, and the plan. */
   record Plan(List<Instruction> instructions, List<Step> steps, List<Src> scalars, int[] scalarWidths,
-      List<Src> maskInputs, List<Dst> maskOutputs) {
+      List<Src> maskInputs, List<Dst> maskOutputs, boolean floats) {
     int scalarSlots() {
       int n = 0;
       for (int w : scalarWidths) n += w == 64 ? 2 : 1;
@@ -76,6 +78,12 @@ final class LaneFusion {
     return spec != null && spec.fn() != null && ValuKernels.plain(inst, spec);
   }
 
+  /** An instruction the interpreter executes as nothing but a step of the program counter. */
+  static boolean transparent(Instruction inst) {
+    return inst.isValid() && (inst.operation() == dev.hipsim.isa.decode.Operation.S_WAITCNT
+        || inst.operation() == dev.hipsim.isa.decode.Operation.S_NOP);
+  }
+
   /** Builds a plan instruction by instruction; {@link #add} refuses the first instruction that cannot join. */
   static final class Builder {
     private final List<Instruction> instructions = new ArrayList<>();
@@ -85,6 +93,7 @@ final class LaneFusion {
     private int nextSlot;
     private final List<Src> maskInputs = new ArrayList<>();
     private final List<Dst> maskOutputs = new ArrayList<>();
+    private boolean floats;
     /** The step that last wrote each scalar register as a lane mask, or -1. */
     private final int[] maskWriter = new int[Wave.SGPR_SLOTS];
     /** The first register of the mask each step writes. */
@@ -98,9 +107,20 @@ final class LaneFusion {
       return instructions.size();
     }
 
+    /** The VALU instructions in the run (not counting the transparent ones). */
+    int steps() {
+      return steps.size();
+    }
+
     /** Adds {@code inst} to the run, or returns false (changing nothing) when it cannot join. */
     boolean add(Instruction inst) {
-      if (instructions.size() >= MAX_INSTRUCTIONS || !fusible(inst)) return false;
+      if (instructions.size() >= MAX_INSTRUCTIONS) return false;
+      if (!instructions.isEmpty() && transparent(inst)) {
+        // s_nop and s_waitcnt do nothing here (memory operations complete at once): the run goes on past them.
+        instructions.add(inst);
+        return true;
+      }
+      if (!fusible(inst)) return false;
       FusibleOp f = FusibleOp.of(inst.operation());
       ValuSpec spec = ValuTable.get(inst.operation());
       int scalarMark = scalars.size();
@@ -113,6 +133,11 @@ final class LaneFusion {
       if (ok && f.shape().readsMask()) {
         c = maskSource(inst.src2());
         ok = c != null;
+      } else if (ok && spec.has(ValuSpec.ACCUMULATE)) {
+        // v_fmac: the destination is the addend (plain() has checked it is a VGPR without modifiers)
+        Dst d = Dst.of(inst.vdst());
+        ok = d != null && d.vector && !d.agpr;
+        if (ok) c = new Source(From.VGPR, d.index);
       } else if (ok && spec.w2() != 0) {
         c = source(inst.src2(), spec.w2());
         ok = c != null;
@@ -149,6 +174,7 @@ final class LaneFusion {
         }
       }
       steps.add(new Step(f, a, b, c, vdst, maskOut));
+      if (f.shape().isFloat()) floats = true;
       instructions.add(inst);
       return true;
     }
@@ -210,7 +236,7 @@ final class LaneFusion {
       int[] widths = new int[scalarWidths.size()];
       for (int i = 0; i < widths.length; i++) widths[i] = scalarWidths.get(i);
       return new Plan(List.copyOf(instructions), List.copyOf(steps), List.copyOf(scalars), widths,
-          List.copyOf(maskInputs), List.copyOf(maskOutputs));
+          List.copyOf(maskInputs), List.copyOf(maskOutputs), floats);
     }
   }
 }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * Fused runs of VALU instructions ({@link FusedRun}) leave a wave exactly as the same instructions executed one by
  * one: random sequences of every fusible operation, in their short and VOP3 forms, with operands chosen to collide
  * (few VGPRs, lane masks written and read back, VCC and SGPRs read as scalars after a mask wrote them), under random
- * EXEC masks and register contents.
+ * EXEC masks, register contents (f32 special values in half of them) and, now and then, MODE.
  */
 class LaneFusionProperties {
   private static final long CODE = Machine.MEM + 0x80000;
@@ -48,6 +48,7 @@ class LaneFusionProperties {
     System.arraycopy(fused.w.v, 0, single.w.v, 0, fused.w.v.length);
     System.arraycopy(fused.w.s, 0, single.w.s, 0, fused.w.s.length);
     single.w.scc = fused.w.scc;
+    single.w.mode = fused.w.mode;
     CodeCache fusing = new CodeCache(t, true);
     run(fused, fusing);
     run(single, new CodeCache(t, false));
@@ -80,7 +81,7 @@ class LaneFusionProperties {
     assertThat(fused.w.s).as(listing(single, code)).isEqualTo(single.w.s);
   }
 
-  /** The vector-add kernel's address arithmetic: one run, counted as its six instructions. */
+  /** The vector-add kernel's address arithmetic, an s_waitcnt inside: one run, counted as its seven instructions. */
   @Test
   void theVectorAddAddressArithmeticIsOneRunCountedInstructionByInstruction() throws Exception {
     Target t = Target.GFX90A;
@@ -88,6 +89,7 @@ class LaneFusionProperties {
         Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(3).src0(3),
         Enc.of(t, Format.VOP2, Operation.V_ADD_CO_U32).vdst(2).src0(2).src1(256),
         Enc.of(t, Format.VOP2, Operation.V_ADDC_CO_U32).vdst(3).src0(256 + 3).src1(256 + 1),
+        ScalarProperties.sopp(t, Operation.S_WAITCNT, 0),
         Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(5).src0(1),
         Enc.of(t, Format.VOP2, Operation.V_ADD_CO_U32).vdst(4).src0(0).src1(256),
         Enc.of(t, Format.VOP2, Operation.V_ADDC_CO_U32).vdst(5).src0(256 + 5).src1(256 + 1));
@@ -104,7 +106,9 @@ class LaneFusionProperties {
     CodeCache cache = new CodeCache(t, true);
     Interpreter it = new Interpreter(cache, m.memory, m.launch);
     it.run(m.w, 1000);
-    assertThat(cache.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)]).isInstanceOf(FusedRun.class);
+    Op run = cache.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)];
+    assertThat(run).isInstanceOf(FusedRun.class);
+    assertThat(run.size).as("all seven instructions in one run").isEqualTo(7 * 4);
     assertThat(cache.at(CODE, m.memory)).as("a debugger sees one instruction").isNotInstanceOf(FusedRun.class);
     for (int l = 0; l < Wave.LANES; l++) {
       long off = 4L * l - 8;
@@ -112,8 +116,8 @@ class LaneFusionProperties {
       assertThat(m.v64(4, l)).isEqualTo(0x7f_0000_1000L + off);
     }
     assertThat(m.w.vcc()).as("the last carry out: the lanes whose offset is negative").isEqualTo(0b11L);
-    assertThat(m.w.instructions).isEqualTo(7);
-    assertThat(java.util.Arrays.stream(it.instructionMix()).sum()).as("every instruction in the mix").isEqualTo(7);
+    assertThat(m.w.instructions).isEqualTo(8);
+    assertThat(java.util.Arrays.stream(it.instructionMix()).sum()).as("every instruction in the mix").isEqualTo(8);
   }
 
   private static Machine machine(Target t, long seed, List<Enc> code) throws Exception {
@@ -121,6 +125,12 @@ class LaneFusionProperties {
     Random r = new Random(seed);
     m.randomize(r, 16);
     m.w.setExec(Vals.exec(r));
+    // f32 values with their special cases (NaN, infinity, denormals, zeros) in half the registers, and now and
+    // then a MODE other than the default
+    for (int i = 0; i < 16 * Wave.LANES; i++) {
+      if (r.nextBoolean()) m.w.v[i] = Vals.f32(r);
+    }
+    if (r.nextInt(4) == 0) m.w.mode = Vals.mode(r);
     long at = CODE;
     for (Enc e : code) {
       byte[] b = e.bytes();
@@ -139,17 +149,26 @@ class LaneFusionProperties {
   }
 
   private static String listing(Machine m, List<Enc> code) {
-    StringBuilder b = new StringBuilder("exec ").append(Long.toHexString(m.w.exec())).append('\n');
+    StringBuilder b = new StringBuilder("exec ").append(Long.toHexString(m.w.exec())).append(" mode ")
+        .append(Integer.toHexString(m.w.mode)).append('\n');
     for (Enc e : code) b.append(m.text(e)).append('\n');
     return b.toString();
   }
 
-  /** Random fusible instructions (and now and then one that ends a run: a scalar read of a written mask). */
+  /**
+   * Random fusible instructions, now and then an s_waitcnt or s_nop inside, and now and then an instruction that
+   * ends a run (a scalar read of a mask written earlier).
+   */
   private static List<Enc> sequence(Target t, Random r, int n) {
     List<Operation> ops = new ArrayList<>(FusibleOp.operations());
     ops.sort(null);
     List<Enc> out = new ArrayList<>();
     while (out.size() < n) {
+      if (r.nextInt(8) == 0) {
+        // s_waitcnt and s_nop do not end a run
+        out.add(ScalarProperties.sopp(t, r.nextBoolean() ? Operation.S_WAITCNT : Operation.S_NOP, r.nextInt(8)));
+        continue;
+      }
       Operation op = ops.get(r.nextInt(ops.size()));
       Enc e = instruction(t, op, r);
       if (e != null) out.add(e);
