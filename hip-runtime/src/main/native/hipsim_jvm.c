@@ -309,6 +309,12 @@ static int create_jvm(char* why, size_t why_size) {
   for (int i = 0; i < 2; i++) {
     if (jit[i]) options[n++].optionString = (char*)jit[i];
   }
+  /* The interpreter generates a class per run of fused VALU instructions (gcn-isa LaneCodeGen, whose class name the
+   * pattern names); its one method runs once per wave, and the JVM's usual threshold left it in the bytecode
+   * interpreter for the first hundred or so waves: 30-40 ms of a cold sgemm 256 dispatch, 4-8 ms with the threshold
+   * scaled down. "quiet" first: the JVM would otherwise print the command on the program's standard output. */
+  options[n++].optionString = "-XX:CompileCommand=quiet";
+  options[n++].optionString = "-XX:CompileCommand=CompileThresholdScaling,dev.hipsim.isa.interp.FusedLanes$Run*::run,0.02";
   char* user = getenv("HIPSIM_JAVA_OPTS") ? strdup(getenv("HIPSIM_JAVA_OPTS")) : NULL;
   for (char* save = NULL, *opt = user ? strtok_r(user, " \t\n", &save) : NULL; opt && n < MAX_JVM_OPTIONS;
        opt = strtok_r(NULL, " \t\n", &save)) {

@@ -20,6 +20,8 @@ public final class CodeCache {
   private final Decoder decoder;
   private final ConcurrentHashMap<Long, Op[]> pages = new ConcurrentHashMap<>();
   private final boolean fuse;
+  /** Addresses whose run a thread is generating: another thread reaching one runs its instruction alone meanwhile. */
+  private final ConcurrentHashMap<Long, Boolean> fusing = new ConcurrentHashMap<>();
 
   /**
    * A cache that fuses runs of lane-wise VALU instructions ({@link FusedRun}) unless the system property
@@ -78,8 +80,13 @@ public final class CodeCache {
     Instruction inst = decode(pc, memory);
     Op op = OpCompiler.compile(inst);
     if (fuse && LaneFusion.fusible(inst)) {
-      Op run = FusedRun.at(inst, op, this, memory);
-      if (run != null) op = run;
+      if (fusing.putIfAbsent(pc, Boolean.TRUE) != null) return op; // left for the thread generating the run
+      try {
+        Op run = FusedRun.at(inst, op, this, memory);
+        if (run != null) op = run;
+      } finally {
+        fusing.remove(pc);
+      }
     }
     page[slot(pc)] = op;
     return op;
@@ -101,6 +108,14 @@ public final class CodeCache {
       }
     }
     throw first;
+  }
+
+  /**
+   * Gets the generator of fused runs ready (loads and links it, generates and runs a sample), once per process:
+   * for a thread with time to spare before the first dispatch, so that the dispatch does not pay for it.
+   */
+  public static void prepareFusion() {
+    LaneFusion.warmUp();
   }
 
   /** Forgets every compiled instruction. */

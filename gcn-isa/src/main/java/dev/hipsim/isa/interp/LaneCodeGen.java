@@ -25,7 +25,11 @@ import org.objectweb.asm.MethodVisitor;
 final class LaneCodeGen {
   private LaneCodeGen() {}
 
-  private static final String NAME = "dev/hipsim/isa/interp/FusedLanes$Run";
+  /**
+   * The generated classes' name (each hidden class gets a suffix). libamdhip64 names it in a CompileCommand that
+   * lets the JIT compile their method after a few waves rather than a hundred (hipsim_jvm.c).
+   */
+  static final String NAME = "dev/hipsim/isa/interp/FusedLanes$Run";
   private static final String INT_OPS = "dev/hipsim/isa/alu/IntOps";
   private static final int V = 1;
   private static final int SCALARS = 2;

@@ -78,6 +78,48 @@ final class LaneFusion {
     return spec != null && spec.fn() != null && ValuKernels.plain(inst, spec);
   }
 
+  /**
+   * A run of the shapes kernels start with (address arithmetic with a carry chain, a compare, f32 arithmetic), as
+   * gfx90a machine words: generated and run once by {@link #warmUp}.
+   */
+  private static final int[] SAMPLE = {
+    0x7D880002, // v_cmp_gt_i32_e32 vcc, s2, v0
+    0xD28F0000, 0x00020082, // v_lshlrev_b64 v[0:1], 2, v[0:1]
+    0x7E060203, // v_mov_b32_e32 v3, s3
+    0x32040002, // v_add_co_u32_e32 v2, vcc, s2, v0
+    0x38060303, // v_addc_co_u32_e32 v3, vcc, v3, v1, vcc
+    0x02040F06, // v_add_f32_e32 v2, v6, v7
+  };
+
+  private static final java.util.concurrent.atomic.AtomicBoolean WARM = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * Generates and runs a sample run once per process, so that the first dispatch does not pay for loading and
+   * linking the code generator and the JVM's machinery for hidden classes (10-15 ms of a cold first dispatch).
+   */
+  static void warmUp() {
+    if (!WARM.compareAndSet(false, true)) return;
+    FusedLanes lanes = LaneCodeGen.generate(samplePlan());
+    lanes.run(new int[Wave.MAX_VGPRS * Wave.LANES], new int[MAX_SCALAR_SLOTS], new long[MAX_MASKS], -1L,
+        dev.hipsim.isa.fp.FpMode.DEFAULT);
+  }
+
+  /** The plan of {@link #SAMPLE}. */
+  static Plan samplePlan() {
+    dev.hipsim.isa.decode.Decoder decoder = new dev.hipsim.isa.decode.Decoder(dev.hipsim.isa.decode.Target.GFX90A);
+    byte[] code = new byte[SAMPLE.length * 4];
+    for (int i = 0; i < SAMPLE.length; i++) {
+      for (int b = 0; b < 4; b++) code[4 * i + b] = (byte) (SAMPLE[i] >>> (8 * b));
+    }
+    Builder builder = new Builder();
+    for (int at = 0; at < code.length; ) {
+      Instruction inst = decoder.decode(code, at, code.length, at);
+      if (!builder.add(inst)) throw new IllegalStateException("the sample run does not fuse at " + inst);
+      at += inst.size();
+    }
+    return builder.plan();
+  }
+
   /** An instruction the interpreter executes as nothing but a step of the program counter. */
   static boolean transparent(Instruction inst) {
     return inst.isValid() && (inst.operation() == dev.hipsim.isa.decode.Operation.S_WAITCNT

@@ -120,6 +120,20 @@ class LaneFusionProperties {
     assertThat(java.util.Arrays.stream(it.instructionMix()).sum()).as("every instruction in the mix").isEqualTo(8);
   }
 
+  /** The warm-up's sample (CodeCache.prepareFusion) is one run of its six instructions and its code runs. */
+  @Test
+  void theWarmUpSampleIsOneRunWhoseCodeRuns() {
+    LaneFusion.Plan plan = LaneFusion.samplePlan();
+    assertThat(plan.steps()).hasSize(6);
+    assertThat(plan.floats()).isTrue();
+    int[] v = new int[Wave.MAX_VGPRS * Wave.LANES];
+    long[] masks = new long[LaneFusion.MAX_MASKS];
+    int[] scalars = new int[LaneFusion.MAX_SCALAR_SLOTS];
+    scalars[0] = 5; // s2 of the compare: lanes 0-4 (v0 = 0) are greater... v0 is 0 in every lane
+    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT);
+    assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 5, v0 (0): every lane").isEqualTo(-1L);
+  }
+
   private static Machine machine(Target t, long seed, List<Enc> code) throws Exception {
     Machine m = new Machine(t);
     Random r = new Random(seed);

@@ -164,7 +164,8 @@ public final class GpuRuntime {
   /**
    * Gets {@code module} ready for its first launch on a background thread while the program's host code runs: the
    * machine is built (it depends only on the device model and the environment, so building it early changes
-   * nothing) and the module's code object chosen and read. Loading it, which allocates device memory, stays with
+   * nothing), the module's code object chosen and read, and the interpreter's code generator made ready
+   * ({@link dev.hipsim.isa.interp.CodeCache#prepareFusion}). Loading it, which allocates device memory, stays with
    * the first launch, so device addresses never depend on timing. A failure here is left for the program's own
    * call to report. Off once a start hook is set: the debugger attaches on the program's first call.
    */
@@ -184,6 +185,11 @@ public final class GpuRuntime {
       try {
         Machine m = startQuietly();
         if (m != null) module.prepare(m);
+        try {
+          dev.hipsim.isa.interp.CodeCache.prepareFusion();
+        } catch (RuntimeException | LinkageError e) {
+          // Only a head start: the first dispatch makes the generator ready itself, and reports what fails.
+        }
       } finally {
         preparing.decrementAndGet();
       }
