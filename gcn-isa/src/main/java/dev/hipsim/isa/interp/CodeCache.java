@@ -79,7 +79,7 @@ public final class CodeCache {
     // compile the same instruction, which is harmless.
     Instruction inst = decode(pc, memory);
     Op op = OpCompiler.compile(inst);
-    if (fuse && LaneFusion.fusible(inst)) {
+    if (fuse && LaneFusion.mayStart(inst, op)) {
       if (fusing.putIfAbsent(pc, Boolean.TRUE) != null) return op; // left for the thread generating the run
       try {
         Op run = FusedRun.at(inst, op, this, memory);

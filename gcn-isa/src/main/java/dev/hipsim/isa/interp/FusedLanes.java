@@ -14,6 +14,7 @@ interface FusedLanes {
    *     out: the lane masks the run's instructions produce, in the order of the plan's mask outputs
    * @param exec the lanes to run
    * @param mode the wave's MODE register (the f32 operations' special cases read it)
+   * @param lds the workgroup's LDS dwords, every address the run reads checked (null when it reads none)
    */
-  void run(int[] v, int[] scalars, long[] masks, long exec, int mode);
+  void run(int[] v, int[] scalars, long[] masks, long exec, int mode, int[] lds);
 }

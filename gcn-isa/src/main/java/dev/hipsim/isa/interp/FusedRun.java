@@ -24,6 +24,11 @@ final class FusedRun extends Op {
   private final Src[] maskInputs;
   private final Dst[] maskOutputs;
   private final boolean floats;
+  private final LaneFusion.LdsRead[] ldsReads;
+  /** The LDS reads' address registers, and for each the bytes past the address its reads reach and their offsets. */
+  private final int[] ldsAddressRegisters;
+  private final long[] ldsReach;
+  private final int[] ldsOffsetBits;
 
   private FusedRun(Op[] parts, int size, int[] mix, FusedLanes lanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
@@ -35,6 +40,24 @@ final class FusedRun extends Op {
     this.maskInputs = plan.maskInputs().toArray(new Src[0]);
     this.maskOutputs = plan.maskOutputs().toArray(new Dst[0]);
     this.floats = plan.floats();
+    this.ldsReads = plan.ldsReads().toArray(new LaneFusion.LdsRead[0]);
+    // One bound and alignment check per address register: the reads from one register differ only in offsets.
+    java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
+    for (LaneFusion.LdsRead r : ldsReads) {
+      long[] e = byRegister.computeIfAbsent(r.address(), k -> new long[2]);
+      e[0] = Math.max(e[0], Math.max(r.offset0(), r.offset1()) + 4L * r.dwords());
+      e[1] |= r.offset0() | r.offset1();
+    }
+    this.ldsAddressRegisters = new int[byRegister.size()];
+    this.ldsReach = new long[byRegister.size()];
+    this.ldsOffsetBits = new int[byRegister.size()];
+    int i = 0;
+    for (java.util.Map.Entry<Integer, long[]> e : byRegister.entrySet()) {
+      ldsAddressRegisters[i] = e.getKey();
+      ldsReach[i] = e.getValue()[0];
+      ldsOffsetBits[i] = (int) e.getValue()[1];
+      i++;
+    }
   }
 
   /**
@@ -43,7 +66,7 @@ final class FusedRun extends Op {
    */
   static FusedRun at(Instruction first, Op firstOp, CodeCache code, GpuMemory memory) {
     LaneFusion.Builder builder = new LaneFusion.Builder();
-    if (!builder.add(first)) return null;
+    if (!builder.add(first, firstOp)) return null;
     List<Op> parts = new ArrayList<>();
     parts.add(firstOp);
     long pc = first.address() + first.size();
@@ -54,8 +77,9 @@ final class FusedRun extends Op {
       } catch (GpuMemoryFault f) {
         break; // the end of the code: the run ends with what was readable
       }
-      if (!builder.add(next)) break;
-      parts.add(OpCompiler.compile(next));
+      Op op = OpCompiler.compile(next);
+      if (!builder.add(next, op)) break;
+      parts.add(op);
       pc += next.size();
     }
     // One VALU instruction (with s_waitcnt or s_nop after it) is not worth a class of its own.
@@ -67,6 +91,49 @@ final class FusedRun extends Op {
         plan);
   }
 
+  /**
+   * The workgroup's LDS dwords when every active lane's every LDS read in the run is dword-aligned and inside the
+   * workgroup's LDS (the address registers hold now what the reads will use: no instruction of the run writes
+   * them); null otherwise, or when the debugger watches LDS.
+   */
+  private int[] ldsWords(Wave w) {
+    dev.hipsim.isa.exec.Lds lds = w.group.lds();
+    int[] words = lds.wordsIfPlain();
+    if (words == null) return null;
+    int[] v = w.v;
+    long exec = w.exec();
+    for (int i = 0; i < ldsAddressRegisters.length; i++) {
+      int ab = ldsAddressRegisters[i] * Wave.LANES;
+      long last = lds.size() - ldsReach[i];
+      int misaligned = ldsOffsetBits[i];
+      // The highest address as an unsigned int (the sign bit flipped, the maximum taken) and the low bits of all.
+      int highestFlipped = Integer.MIN_VALUE;
+      if (exec == -1L) {
+        for (int l = 0; l < Wave.LANES; l++) {
+          int a = v[ab + l];
+          misaligned |= a;
+          highestFlipped = Math.max(highestFlipped, a ^ Integer.MIN_VALUE);
+        }
+      } else {
+        for (int l = 0; l < Wave.LANES; l++) {
+          if ((exec >>> l & 1) == 0) continue;
+          int a = v[ab + l];
+          misaligned |= a;
+          highestFlipped = Math.max(highestFlipped, a ^ Integer.MIN_VALUE);
+        }
+      }
+      if (exec != 0 && (((highestFlipped ^ Integer.MIN_VALUE) & 0xffff_ffffL) > last || (misaligned & 3) != 0)) {
+        return null;
+      }
+    }
+    return words;
+  }
+
+  /** Whether the run has LDS reads (for tests). */
+  boolean readsLds() {
+    return ldsReads.length > 0;
+  }
+
   /** The op of the run's first instruction alone. */
   Op first() {
     return parts[0];
@@ -74,9 +141,10 @@ final class FusedRun extends Op {
 
   @Override
   public void execute(Wave w, Ctx cx) throws DispatchException {
-    if (w.gprIdxMask != 0 || (floats && !F32Ops.fast(w.mode))) {
+    int[] words = ldsReads.length == 0 ? null : ldsWords(w);
+    if (w.gprIdxMask != 0 || (floats && !F32Ops.fast(w.mode)) || (ldsReads.length != 0 && words == null)) {
       // GPR indexing moves register operands by M0: the generated code has fixed registers. Its f32 code is
-      // exact in the default float mode only.
+      // exact in the default float mode only, and its LDS reads for aligned addresses inside the bound.
       for (Op p : parts) p.execute(w, cx);
       return;
     }
@@ -94,7 +162,7 @@ final class FusedRun extends Op {
     }
     long[] m = cx.fusedMasks;
     for (int i = 0; i < maskInputs.length; i++) m[i] = maskInputs[i].scalarRaw64(w, cx);
-    lanes.run(w.v, s, m, w.exec(), w.mode);
+    lanes.run(w.v, s, m, w.exec(), w.mode, words);
     int base = maskInputs.length;
     for (int i = 0; i < maskOutputs.length; i++) maskOutputs[i].writeScalar64(w, m[base + i]);
     w.pc += size;

@@ -51,7 +51,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
     /** An f32 a (op) b with a JVM float instruction, else {@code int F32Ops.f(int a, int b, int mode)}. */
     F32_2,
     /** An f32 fused multiply-add a * b + c ({@link Math#fma}), else {@code int F32Ops.fma(a, b, c, mode)}. */
-    F32_FMA;
+    F32_FMA,
+    /** Dwords read from the workgroup's LDS ({@link LaneFusion.LdsRead}). */
+    LDS_READ;
 
     /** An f32 operation: fused only in the default float mode. */
     boolean isFloat() {
@@ -75,6 +77,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
   }
 
   private static final Map<Operation, FusibleOp> TABLE = build();
+
+  /** The step of a dword LDS read (LdsOps decides which reads qualify, not this table). */
+  static final FusibleOp LDS_READ = shape(Shape.LDS_READ);
 
   /** The fused form of {@code op}, or null when it is not fused. */
   static FusibleOp of(Operation op) {

@@ -13,9 +13,9 @@ import org.objectweb.asm.MethodVisitor;
 /**
  * Turns a {@link LaneFusion.Plan} into JVM bytecode: a hidden class implementing {@link FusedLanes} whose one loop
  * runs over the active lanes and, per lane, computes every instruction of the run in order. A register value the
- * run reads or produces is kept in a local for the rest of the lane (each result is also stored to the register
- * file, which the rest of the wave's code reads), and so is each lane-mask bit, so that a carry reaches the next
- * {@code v_addc_co_u32} without a 64-bit mask in between.
+ * run reads or produces is kept in a local for the rest of the lane, and the register file gets the last value of
+ * each register the run wrote at the lane's end; each lane-mask bit is a local too, so that a carry reaches the
+ * next {@code v_addc_co_u32} without a 64-bit mask in between.
  *
  * <p>Why bytecode: the interpreter runs an instruction as one loop over 64 lanes, loading its sources from and
  * storing its result to the register file, and C1, which runs a program's kernels, neither unrolls nor keeps values
@@ -36,7 +36,8 @@ final class LaneCodeGen {
   private static final int MASKS = 3;
   private static final int EXEC = 4;
   private static final int MODE = 6;
-  private static final int FIRST_FREE = 7;
+  private static final int LDS = 7;
+  private static final int FIRST_FREE = 8;
   private static final String F32_OPS = "dev/hipsim/isa/alu/F32Ops";
 
   /** Defines the run's class and makes its instance. */
@@ -62,7 +63,7 @@ final class LaneCodeGen {
     init.visitInsn(RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
-    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI)V", null, null);
+    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[I)V", null, null);
     mv.visitCode();
     new Body(mv, plan).emit();
     mv.visitMaxs(0, 0);
@@ -81,6 +82,8 @@ final class LaneCodeGen {
     private final int[] maskOutLocal;
     /** The local holding the lane's current value of each VGPR the body has read or written so far, or -1. */
     private final int[] regLocal = new int[Wave.MAX_VGPRS];
+    /** The VGPRs the run writes. */
+    private final boolean[] dirty = new boolean[Wave.MAX_VGPRS];
     /** The local holding the lane's mask bit each step produced, or -1. */
     private final int[] stepBit;
     private int lane;
@@ -128,6 +131,7 @@ final class LaneCodeGen {
       mv.visitInsn(IAND);
       mv.visitJumpInsn(IFEQ, next);
       for (int i = 0; i < plan.steps().size(); i++) step(i, plan.steps().get(i));
+      writeBack();
       mv.visitLabel(next);
       mv.visitIincInsn(lane, 1);
       mv.visitJumpInsn(GOTO, top);
@@ -272,6 +276,9 @@ final class LaneCodeGen {
           fma(f, s);
           storeResult(s.vdst());
           break;
+        case LDS_READ:
+          ldsRead(s.lds());
+          break;
         case COMPARE:
           compare(f, s);
           int bit = intLocal();
@@ -360,6 +367,31 @@ final class LaneCodeGen {
     private void floatOf(int local) {
       mv.visitVarInsn(ILOAD, local);
       mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "intBitsToFloat", "(I)F", false);
+    }
+
+    /**
+     * The lane's dwords from LDS into the destination VGPRs: word (address + offset) / 4 on, for one or two
+     * offsets ({@link FusedRun} has checked every address).
+     */
+    private void ldsRead(LaneFusion.LdsRead r) {
+      int word = intLocal();
+      readVgpr(r.address());
+      mv.visitInsn(ICONST_2);
+      mv.visitInsn(IUSHR);
+      mv.visitVarInsn(ISTORE, word);
+      for (int half = 0; half < (r.two() ? 2 : 1); half++) {
+        int first = (half == 0 ? r.offset0() : r.offset1()) >>> 2;
+        for (int k = 0; k < r.dwords(); k++) {
+          int value = intLocal();
+          mv.visitVarInsn(ALOAD, LDS);
+          mv.visitVarInsn(ILOAD, word);
+          push(first + k);
+          mv.visitInsn(IADD);
+          mv.visitInsn(IALOAD);
+          mv.visitVarInsn(ISTORE, value);
+          writeVgpr(r.vdst() + half * r.dwords() + k, value);
+        }
+      }
     }
 
     /** Pushes 0 or 1: the compare of the step's sources (both read before any branch). */
@@ -474,14 +506,26 @@ final class LaneCodeGen {
       writeVgpr(r, l);
     }
 
+    /** VGPR {@code r} of the lane is now in {@code local}; the file gets its last value at the lane's end. */
     private void writeVgpr(int r, int local) {
-      mv.visitVarInsn(ALOAD, V);
-      push(r * Wave.LANES);
-      mv.visitVarInsn(ILOAD, lane);
-      mv.visitInsn(IADD);
-      mv.visitVarInsn(ILOAD, local);
-      mv.visitInsn(IASTORE);
       regLocal[r] = local;
+      dirty[r] = true;
+    }
+
+    /**
+     * Stores the last value of each VGPR the run wrote: once per register and lane, however many instructions of
+     * the run wrote it (an accumulator that sixteen v_fmac update is stored once).
+     */
+    private void writeBack() {
+      for (int r = 0; r < dirty.length; r++) {
+        if (!dirty[r]) continue;
+        mv.visitVarInsn(ALOAD, V);
+        push(r * Wave.LANES);
+        mv.visitVarInsn(ILOAD, lane);
+        mv.visitInsn(IADD);
+        mv.visitVarInsn(ILOAD, regLocal[r]);
+        mv.visitInsn(IASTORE);
+      }
     }
 
     /** Stores the long on the stack to the VGPR pair from {@code r}. */

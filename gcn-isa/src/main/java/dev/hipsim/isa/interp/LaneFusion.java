@@ -12,8 +12,10 @@ import java.util.List;
  * active lanes that runs every instruction of the run for a lane before going to the next lane, with the values
  * the run produces kept in JVM locals ({@link LaneCodeGen} turns the plan into bytecode, {@link FusedRun} executes
  * it). Because each instruction reads and writes only its own lane, lane by lane is the same as instruction by
- * instruction. {@code s_nop} and {@code s_waitcnt}, which do nothing in hipsim, do not end a run. What is not
- * lane-wise does:
+ * instruction. {@code s_nop} and {@code s_waitcnt}, which do nothing in hipsim, do not end a run, and neither do
+ * dword LDS reads whose address register the run has not written (nothing in a run writes LDS, and {@link
+ * FusedRun} checks their addresses before the run: a lane out of bounds or misaligned sends the run to its
+ * instructions one by one, which report or handle it). What is not lane-wise ends the run:
  *
  * <ul>
  *   <li>only the operations {@link FusibleOp} lists, in their plain form (no DPP, SDWA, input modifiers or clamp)
@@ -29,9 +31,10 @@ import java.util.List;
  */
 final class LaneFusion {
   /** A run stops growing here: longer runs make longer methods for the JIT with little more to gain. */
-  static final int MAX_INSTRUCTIONS = 24;
+  static final int MAX_INSTRUCTIONS = 40;
   static final int MAX_SCALAR_SLOTS = 32;
   static final int MAX_MASKS = 16;
+  static final int MAX_LDS_READS = 16;
 
   /** Where a step's operand comes from. */
   enum From {
@@ -52,19 +55,41 @@ final class LaneFusion {
   record Source(From from, int index) {}
 
   /**
+   * A dword LDS read in a run (ds_read_b32 … b128, ds_read2(st64)_b32/b64): the address VGPR, which no earlier
+   * instruction of the run writes, so that {@link FusedRun} checks every lane's address against the LDS bound
+   * before the run; the first destination VGPR; the byte offsets of the (first and second) address; dwords per
+   * address.
+   */
+  record LdsRead(int address, int vdst, int offset0, int offset1, int dwords, boolean two) {
+    /** VGPRs written: dwords per address, for one or two addresses. */
+    int registers() {
+      return two ? 2 * dwords : dwords;
+    }
+  }
+
+  /**
    * One instruction of a run: the operation, its sources (null when absent), its vector destination (-1: none; a
    * pair when the result is 64-bit) and its lane-mask output (-1: none).
    */
-  record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut) {}
+  record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut, LdsRead lds) {
+    Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut) {
+      this(op, a, b, c, vdst, maskOut, null);
+    }
+  }
 
   /** A run found at an address: its instructions, their separately compiled ops, and the plan. */
   record Plan(List<Instruction> instructions, List<Step> steps, List<Src> scalars, int[] scalarWidths,
-      List<Src> maskInputs, List<Dst> maskOutputs, boolean floats) {
+      List<Src> maskInputs, List<Dst> maskOutputs, boolean floats, List<LdsRead> ldsReads) {
     int scalarSlots() {
       int n = 0;
       for (int w : scalarWidths) n += w == 64 ? 2 : 1;
       return n;
     }
+  }
+
+  /** Whether a run may start with {@code inst}, compiled alone as {@code op}. */
+  static boolean mayStart(Instruction inst, Op op) {
+    return fusible(inst) || (op instanceof LdsOps.Read && ((LdsOps.Read) op).fusible() != null);
   }
 
   /** Whether {@code inst} may be part of a run at all (before looking at its neighbours). */
@@ -101,7 +126,7 @@ final class LaneFusion {
     if (!WARM.compareAndSet(false, true)) return;
     FusedLanes lanes = LaneCodeGen.generate(samplePlan());
     lanes.run(new int[Wave.MAX_VGPRS * Wave.LANES], new int[MAX_SCALAR_SLOTS], new long[MAX_MASKS], -1L,
-        dev.hipsim.isa.fp.FpMode.DEFAULT);
+        dev.hipsim.isa.fp.FpMode.DEFAULT, null);
   }
 
   /** The plan of {@link #SAMPLE}. */
@@ -114,7 +139,7 @@ final class LaneFusion {
     Builder builder = new Builder();
     for (int at = 0; at < code.length; ) {
       Instruction inst = decoder.decode(code, at, code.length, at);
-      if (!builder.add(inst)) throw new IllegalStateException("the sample run does not fuse at " + inst);
+      if (!builder.add(inst, OpCompiler.compile(inst))) throw new IllegalStateException("the sample run does not fuse at " + inst);
       at += inst.size();
     }
     return builder.plan();
@@ -136,6 +161,9 @@ final class LaneFusion {
     private final List<Src> maskInputs = new ArrayList<>();
     private final List<Dst> maskOutputs = new ArrayList<>();
     private boolean floats;
+    private final List<LdsRead> ldsReads = new ArrayList<>();
+    /** The VGPRs earlier instructions of the run write. */
+    private final java.util.BitSet written = new java.util.BitSet(Wave.MAX_VGPRS);
     /** The step that last wrote each scalar register as a lane mask, or -1. */
     private final int[] maskWriter = new int[Wave.SGPR_SLOTS];
     /** The first register of the mask each step writes. */
@@ -154,14 +182,19 @@ final class LaneFusion {
       return steps.size();
     }
 
-    /** Adds {@code inst} to the run, or returns false (changing nothing) when it cannot join. */
-    boolean add(Instruction inst) {
+    /**
+     * Adds {@code inst} (compiled alone as {@code op}) to the run, or returns false (changing nothing) when it
+     * cannot join.
+     */
+    boolean add(Instruction inst, Op op) {
       if (instructions.size() >= MAX_INSTRUCTIONS) return false;
       if (!instructions.isEmpty() && transparent(inst)) {
         // s_nop and s_waitcnt do nothing here (memory operations complete at once): the run goes on past them.
         instructions.add(inst);
         return true;
       }
+      LdsRead read = op instanceof LdsOps.Read ? ((LdsOps.Read) op).fusible() : null;
+      if (read != null) return addLdsRead(inst, read);
       if (!fusible(inst)) return false;
       FusibleOp f = FusibleOp.of(inst.operation());
       ValuSpec spec = ValuTable.get(inst.operation());
@@ -217,7 +250,21 @@ final class LaneFusion {
       }
       steps.add(new Step(f, a, b, c, vdst, maskOut));
       if (f.shape().isFloat()) floats = true;
+      if (vdst >= 0) written.set(vdst, vdst + (spec.wd() == 64 ? 2 : 1));
       instructions.add(inst);
+      return true;
+    }
+
+    private boolean addLdsRead(Instruction inst, LdsRead read) {
+      if (ldsReads.size() >= MAX_LDS_READS || written.get(read.address())
+          || read.vdst() + read.registers() > Wave.MAX_VGPRS / 2 || read.address() >= Wave.MAX_VGPRS / 2) {
+        return false;
+      }
+      ldsReads.add(read);
+      steps.add(new Step(FusibleOp.LDS_READ, new Source(From.VGPR, read.address()), null, null, read.vdst(), -1,
+          read));
+      instructions.add(inst);
+      written.set(read.vdst(), read.vdst() + read.registers());
       return true;
     }
 
@@ -278,7 +325,7 @@ final class LaneFusion {
       int[] widths = new int[scalarWidths.size()];
       for (int i = 0; i < widths.length; i++) widths[i] = scalarWidths.get(i);
       return new Plan(List.copyOf(instructions), List.copyOf(steps), List.copyOf(scalars), widths,
-          List.copyOf(maskInputs), List.copyOf(maskOutputs), floats);
+          List.copyOf(maskInputs), List.copyOf(maskOutputs), floats, List.copyOf(ldsReads));
     }
   }
 }

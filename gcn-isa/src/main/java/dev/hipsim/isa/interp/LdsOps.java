@@ -122,6 +122,16 @@ final class LdsOps {
       this.dst = Dst.of(inst.vdst());
     }
 
+    /**
+     * What a fused run needs to read the same dwords ({@link LaneFusion}): null unless this reads whole dwords
+     * into VGPRs from a VGPR address.
+     */
+    LaneFusion.LdsRead fusible() {
+      if (bytes != 4 || addr == null || addr.kind != Src.VGPR || dst == null || !dst.vector || dst.agpr) return null;
+      return new LaneFusion.LdsRead(addr.index, dst.index, (int) (two ? pairOffset0 : offset0), (int) pairOffset1,
+          dwords, two);
+    }
+
     @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       Lds lds = w.group.lds();

@@ -30,6 +30,11 @@ class LaneFusionProperties {
   /** Registers the sequences use: few, so that instructions read what earlier ones wrote. */
   private static final int VGPRS = 8;
   private static final int[] MASK_REGS = {106, 20, 22, 24};
+  /** v8-v11: LDS addresses. */
+  private static final int ADDRESS_REGS = 8;
+  private static final Operation[] LDS_READS = {Operation.DS_READ_B32, Operation.DS_READ_B64, Operation.DS_READ_B96,
+      Operation.DS_READ_B128, Operation.DS_READ2_B32, Operation.DS_READ2ST64_B32, Operation.DS_READ2_B64,
+      Operation.DS_READ2ST64_B64};
 
   @Provide
   Arbitrary<Target> targets() {
@@ -37,25 +42,28 @@ class LaneFusionProperties {
   }
 
   @Property(tries = 600)
-  @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
   void aFusedRunLeavesTheWaveAsItsInstructionsOneByOne(@ForAll("targets") Target t, @ForAll long seed)
       throws Exception {
     Random r = new Random(seed);
     List<Enc> code = sequence(t, r, 2 + r.nextInt(10));
-    Machine fused = machine(t, r.nextLong(), code);
-    Machine single = machine(t, 0, code);
-    single.w.setExec(fused.w.exec());
-    System.arraycopy(fused.w.v, 0, single.w.v, 0, fused.w.v.length);
-    System.arraycopy(fused.w.s, 0, single.w.s, 0, fused.w.s.length);
-    single.w.scc = fused.w.scc;
-    single.w.mode = fused.w.mode;
+    long state = r.nextLong();
+    Machine fused = machine(t, state, code);
+    Machine single = machine(t, state, code);
     CodeCache fusing = new CodeCache(t, true);
-    run(fused, fusing);
-    run(single, new CodeCache(t, false));
-    Statistics.collect(fusing.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)] instanceof FusedRun);
+    String fusedFault = run(fused, fusing);
+    String singleFault = run(single, new CodeCache(t, false));
+    Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
+    Statistics.label("fused").collect(page[CodeCache.slot(CODE)] instanceof FusedRun);
+    boolean lds = false;
+    for (Op op : page) lds |= op instanceof FusedRun && ((FusedRun) op).readsLds();
+    Statistics.label("LDS read in a run").collect(lds);
+    Statistics.label("LDS read in a run").coverage(c -> c.check(true).percentage(p -> p > 20));
     // Most sequences must start with a fused run, or the property would test the unfused path against itself.
-    Statistics.coverage(c -> c.check(true).percentage(p -> p > 40));
+    Statistics.label("fused").coverage(c -> c.check(true).percentage(p -> p > 40));
     String listing = listing(single, code);
+    assertThat(fusedFault).as(listing).isEqualTo(singleFault);
+    Statistics.label("fault").collect(singleFault != null);
+    if (singleFault != null) return; // a device error ends the dispatch: what the registers hold after is moot
     assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
     assertThat(fused.w.exec()).as(listing).isEqualTo(single.w.exec());
@@ -75,8 +83,7 @@ class LaneFusionProperties {
       m.w.gprIdxMask = indexed;
       m.w.s[Wave.M0] = 3;
     }
-    run(fused, new CodeCache(t, true));
-    run(single, new CodeCache(t, false));
+    assertThat(run(fused, new CodeCache(t, true))).isEqualTo(run(single, new CodeCache(t, false)));
     assertThat(fused.w.v).as(listing(single, code)).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing(single, code)).isEqualTo(single.w.s);
   }
@@ -130,7 +137,7 @@ class LaneFusionProperties {
     long[] masks = new long[LaneFusion.MAX_MASKS];
     int[] scalars = new int[LaneFusion.MAX_SCALAR_SLOTS];
     scalars[0] = 5; // s2 of the compare: lanes 0-4 (v0 = 0) are greater... v0 is 0 in every lane
-    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT);
+    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null);
     assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 5, v0 (0): every lane").isEqualTo(-1L);
   }
 
@@ -145,6 +152,21 @@ class LaneFusionProperties {
       if (r.nextBoolean()) m.w.v[i] = Vals.f32(r);
     }
     if (r.nextInt(4) == 0) m.w.mode = Vals.mode(r);
+    // LDS of a random size and contents; v8-v11 hold LDS addresses, mostly aligned and inside it
+    int size = 4 * (64 + r.nextInt(1024));
+    m.group.lds().reset(size);
+    byte[] contents = new byte[size];
+    r.nextBytes(contents);
+    m.group.lds().write(0, contents);
+    for (int reg = ADDRESS_REGS; reg < ADDRESS_REGS + 4; reg++) {
+      int kind = r.nextInt(8);
+      for (int l = 0; l < Wave.LANES; l++) {
+        int a = 4 * r.nextInt(size / 4 - 48);
+        if (kind == 0 && r.nextInt(16) == 0) a += 1 + r.nextInt(3); // misaligned lanes
+        if (kind == 1 && r.nextInt(16) == 0) a = size - 4 * r.nextInt(4); // lanes at or past the end
+        m.setV(reg, l, a);
+      }
+    }
     long at = CODE;
     for (Enc e : code) {
       byte[] b = e.bytes();
@@ -157,9 +179,15 @@ class LaneFusionProperties {
     return m;
   }
 
-  private static void run(Machine m, CodeCache cache) throws Exception {
-    new Interpreter(cache, m.memory, m.launch).run(m.w, 1000);
+  /** Runs the code to its end; returns the device error's message, or null. */
+  private static String run(Machine m, CodeCache cache) throws Exception {
+    try {
+      new Interpreter(cache, m.memory, m.launch).run(m.w, 1000);
+    } catch (dev.hipsim.isa.dispatch.WaveFault f) {
+      return f.getMessage();
+    }
     assertThat(m.w.status).isEqualTo(WaveStatus.DONE);
+    return null;
   }
 
   private static String listing(Machine m, List<Enc> code) {
@@ -181,6 +209,10 @@ class LaneFusionProperties {
       if (r.nextInt(8) == 0) {
         // s_waitcnt and s_nop do not end a run
         out.add(ScalarProperties.sopp(t, r.nextBoolean() ? Operation.S_WAITCNT : Operation.S_NOP, r.nextInt(8)));
+        continue;
+      }
+      if (r.nextInt(5) == 0) {
+        out.add(ldsRead(t, r));
         continue;
       }
       Operation op = ops.get(r.nextInt(ops.size()));
@@ -212,6 +244,22 @@ class LaneFusionProperties {
     if (vop3 && f.shape().carries()) e.sdst(MASK_REGS[r.nextInt(MASK_REGS.length)]);
     if (e.literal == null && !vop3 && (e.bits & 0x1ff) == Sources.LITERAL) e.literal(r.nextInt());
     return e;
+  }
+
+  /** A dword LDS read, its address mostly from v8-v11, its destination among v0-v7. */
+  private static Enc ldsRead(Target t, Random r) {
+    Operation op = LDS_READS[r.nextInt(LDS_READS.length)];
+    String n = op.name();
+    int dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
+    int registers = n.startsWith("DS_READ2") ? 2 * dwords : dwords;
+    int addr = r.nextInt(6) == 0 ? r.nextInt(VGPRS) : ADDRESS_REGS + r.nextInt(4);
+    int vdst = r.nextInt(VGPRS - registers + 1);
+    Enc e = Enc.of(t, Format.DS, op).vdst(vdst);
+    if (n.startsWith("DS_READ2")) {
+      boolean st64 = n.contains("ST64");
+      return e.ds(addr, 0, 0, r.nextInt(st64 ? 2 : 16), r.nextInt(st64 ? 2 : 16));
+    }
+    return e.ds(addr, 0, 0, 0, 0).dsOffset(r.nextInt(8) == 0 ? r.nextInt(256) : 4 * r.nextInt(32));
   }
 
   /** A source: mostly VGPRs, sometimes the mask registers (as scalars), SGPRs or inline constants. */
