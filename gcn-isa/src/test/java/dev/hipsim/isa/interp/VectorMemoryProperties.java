@@ -109,6 +109,9 @@ class VectorMemoryProperties {
     // A few shared locations per try (so atomics of several lanes meet), 8-byte aligned.
     int offset = segment == 1 ? r.nextInt(64) * 4 : r.nextInt(128) * 8 - 512;
     long[] where = new long[64];
+    // A third of the loads and stores address one block, each lane after the last (the coalesced paths).
+    boolean block = !atomic && r.nextInt(3) == 0;
+    long blockStart = DATA + 0x1000 + 8L * r.nextInt(64);
     for (int l = 0; l < 64; l++) {
       int slot = r.nextInt(atomic ? 6 : 512);
       if (segment == 2) {
@@ -124,6 +127,7 @@ class VectorMemoryProperties {
         long a = DATA + 0x1000 + slot * 16L;
         if (segment == 1 && r.nextInt(4) == 0) a = TestDevice.SHARED_APERTURE + 256 + slot * 8L;
         if (segment == 1 && r.nextInt(4) == 0) a = TestDevice.PRIVATE_APERTURE + 256 + (slot % 200) * 16L;
+        if (block) a = blockStart + 4L * dwords * l;
         if (useSaddr) {
           m.w.setS64(saddr, DATA);
           m.setV(addr, l, (int) (a - DATA - offset));
