@@ -20,6 +20,7 @@ public final class CodeCache {
   private final Decoder decoder;
   private final ConcurrentHashMap<Long, Op[]> pages = new ConcurrentHashMap<>();
   private final boolean fuse;
+  private volatile int generation;
   /** Addresses whose run a thread is generating: another thread reaching one runs its instruction alone meanwhile. */
   private final ConcurrentHashMap<Long, Boolean> fusing = new ConcurrentHashMap<>();
 
@@ -120,6 +121,12 @@ public final class CodeCache {
 
   /** Forgets every compiled instruction. */
   public void invalidate() {
+    generation++;
     pages.clear();
+  }
+
+  /** Changes whenever {@link #invalidate} drops the pages, so that a page kept elsewhere is known to be stale. */
+  int generation() {
+    return generation;
   }
 }

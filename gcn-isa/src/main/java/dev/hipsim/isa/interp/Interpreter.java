@@ -21,6 +21,10 @@ public final class Interpreter implements WaveExecutor {
   private final Ctx cx;
   /** Wave-instructions executed by this worker, per {@link InstructionMix} category. */
   private final long[] mix = new long[InstructionMix.COUNT];
+  /** The code page the last call ended in, its number, and the cache's generation then. */
+  private Op[] lastPage;
+  private long lastPageNumber = -1;
+  private int lastGeneration;
 
   public Interpreter(CodeCache code, GpuMemory memory, KernelLaunch launch) {
     this.code = code;
@@ -31,9 +35,15 @@ public final class Interpreter implements WaveExecutor {
   public void run(Wave w, int budget) throws DispatchException {
     GpuMemory memory = cx.memory;
     long executed = 0;
-    // The code page being executed: the cache is consulted again only when the program counter leaves it.
-    Op[] page = null;
-    long pageNumber = -1;
+    // The code page being executed: the cache is consulted again only when the program counter leaves it, and the
+    // page stays from one call to the next (waves of a dispatch run the same code; a lookup boxes the page number).
+    Op[] page = lastPage;
+    long pageNumber = lastPageNumber;
+    if (code.generation() != lastGeneration) {
+      page = null;
+      pageNumber = -1;
+      lastGeneration = code.generation();
+    }
     try {
       while (executed < budget && w.status == WaveStatus.RUNNING) {
         long pc = w.pc;
@@ -71,6 +81,8 @@ public final class Interpreter implements WaveExecutor {
           f.reason() + " (instruction fetch)", f);
     } finally {
       w.instructions += executed;
+      lastPage = page;
+      lastPageNumber = pageNumber;
     }
   }
 
