@@ -111,6 +111,33 @@ final class LaneCodeGen {
 
     void emit() {
       prologue();
+      Label partial = new Label();
+      Label done = new Label();
+      // Two copies of the loop: all lanes without a test per lane (the common case), and the lanes of EXEC.
+      mv.visitVarInsn(LLOAD, EXEC);
+      mv.visitLdcInsn(-1L);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFNE, partial);
+      loop(false);
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(partial);
+      loop(true);
+      mv.visitLabel(done);
+      int inputs = maskInLocal.length;
+      for (int k = 0; k < maskOutLocal.length; k++) {
+        mv.visitVarInsn(ALOAD, MASKS);
+        push(inputs + k);
+        mv.visitVarInsn(LLOAD, maskOutLocal[k]);
+        mv.visitInsn(LASTORE);
+      }
+      mv.visitInsn(RETURN);
+    }
+
+    /** One loop over the lanes; {@code testExec}: skip the lanes not in EXEC. */
+    private void loop(boolean testExec) {
+      Arrays.fill(regLocal, -1);
+      Arrays.fill(dirty, false);
+      Arrays.fill(stepBit, -1);
       lane = intLocal();
       push(0);
       mv.visitVarInsn(ISTORE, lane);
@@ -121,29 +148,23 @@ final class LaneCodeGen {
       mv.visitVarInsn(ILOAD, lane);
       push(Wave.LANES);
       mv.visitJumpInsn(IF_ICMPGE, end);
-      // A bit test per lane rather than a loop over the set bits: C1 does not make numberOfTrailingZeros one
-      // instruction, and a call per lane cost more than the test.
-      mv.visitVarInsn(LLOAD, EXEC);
-      mv.visitVarInsn(ILOAD, lane);
-      mv.visitInsn(LUSHR);
-      mv.visitInsn(L2I);
-      mv.visitInsn(ICONST_1);
-      mv.visitInsn(IAND);
-      mv.visitJumpInsn(IFEQ, next);
+      if (testExec) {
+        // A bit test per lane rather than a loop over the set bits: C1 does not make numberOfTrailingZeros one
+        // instruction, and a call per lane cost more than the test.
+        mv.visitVarInsn(LLOAD, EXEC);
+        mv.visitVarInsn(ILOAD, lane);
+        mv.visitInsn(LUSHR);
+        mv.visitInsn(L2I);
+        mv.visitInsn(ICONST_1);
+        mv.visitInsn(IAND);
+        mv.visitJumpInsn(IFEQ, next);
+      }
       for (int i = 0; i < plan.steps().size(); i++) step(i, plan.steps().get(i));
       writeBack();
       mv.visitLabel(next);
       mv.visitIincInsn(lane, 1);
       mv.visitJumpInsn(GOTO, top);
       mv.visitLabel(end);
-      int inputs = maskInLocal.length;
-      for (int k = 0; k < maskOutLocal.length; k++) {
-        mv.visitVarInsn(ALOAD, MASKS);
-        push(inputs + k);
-        mv.visitVarInsn(LLOAD, maskOutLocal[k]);
-        mv.visitInsn(LASTORE);
-      }
-      mv.visitInsn(RETURN);
     }
 
     /** Scalars and input masks into locals, output masks cleared. */
@@ -292,33 +313,33 @@ final class LaneCodeGen {
     }
 
     /**
-     * Pushes the f32 result of a (op) b: the JVM's float instruction when both operands are finite (the default
-     * float mode makes it exact then), else the operation's F32Ops method.
+     * Pushes the f32 result of a (op) b: the JVM's float instruction, kept when its result is finite; else the
+     * operation's F32Ops method. A finite sum, difference or product (or fused multiply-add) has finite operands,
+     * where the default float mode makes the JVM's result exact, so one test of the result covers the operands.
      */
     private void float2(FusibleOp f, LaneFusion.Source first, LaneFusion.Source second) {
       int a = intLocal();
       int b = intLocal();
+      int r = intLocal();
       pushInt(first);
       mv.visitVarInsn(ISTORE, a);
       pushInt(second);
       mv.visitVarInsn(ISTORE, b);
-      Label special = new Label();
-      Label done = new Label();
-      exponentCarry(a);
-      exponentCarry(b);
-      mv.visitInsn(IOR);
-      mv.visitJumpInsn(IFLT, special);
       floatOf(a);
       floatOf(b);
       mv.visitInsn(f.jvmOpcode());
       mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
-      mv.visitJumpInsn(GOTO, done);
-      mv.visitLabel(special);
+      mv.visitVarInsn(ISTORE, r);
+      Label done = new Label();
+      exponentCarry(r);
+      mv.visitJumpInsn(IFGE, done);
       mv.visitVarInsn(ILOAD, a);
       mv.visitVarInsn(ILOAD, b);
       mv.visitVarInsn(ILOAD, MODE);
       mv.visitMethodInsn(INVOKESTATIC, F32_OPS, f.method(), "(III)I", false);
+      mv.visitVarInsn(ISTORE, r);
       mv.visitLabel(done);
+      mv.visitVarInsn(ILOAD, r);
     }
 
     /** Pushes the f32 a * b + c with one rounding, as {@link #float2} does. */
@@ -326,33 +347,30 @@ final class LaneCodeGen {
       int a = intLocal();
       int b = intLocal();
       int c = intLocal();
+      int r = intLocal();
       pushInt(s.a());
       mv.visitVarInsn(ISTORE, a);
       pushInt(s.b());
       mv.visitVarInsn(ISTORE, b);
       pushInt(s.c());
       mv.visitVarInsn(ISTORE, c);
-      Label special = new Label();
-      Label done = new Label();
-      exponentCarry(a);
-      exponentCarry(b);
-      mv.visitInsn(IOR);
-      exponentCarry(c);
-      mv.visitInsn(IOR);
-      mv.visitJumpInsn(IFLT, special);
       floatOf(a);
       floatOf(b);
       floatOf(c);
       mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "fma", "(FFF)F", false);
       mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
-      mv.visitJumpInsn(GOTO, done);
-      mv.visitLabel(special);
+      mv.visitVarInsn(ISTORE, r);
+      Label done = new Label();
+      exponentCarry(r);
+      mv.visitJumpInsn(IFGE, done);
       mv.visitVarInsn(ILOAD, a);
       mv.visitVarInsn(ILOAD, b);
       mv.visitVarInsn(ILOAD, c);
       mv.visitVarInsn(ILOAD, MODE);
       mv.visitMethodInsn(INVOKESTATIC, F32_OPS, f.method(), "(IIII)I", false);
+      mv.visitVarInsn(ISTORE, r);
       mv.visitLabel(done);
+      mv.visitVarInsn(ILOAD, r);
     }
 
     /** Pushes an int that is negative exactly when the f32 in {@code local} is an infinity or a NaN. */
