@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 
@@ -136,90 +135,6 @@ class LaneAccessProperties {
     long base = BASES[r.nextInt(BASES.length)] + 4L * r.nextInt(16);
     for (int l = 0; l < 64; l++) address[l] = base + 4L * dwords * l;
     checkLoads(r, address, -1L, dwords);
-  }
-
-  /**
-   * The coalesced path (64 consecutive dwords) loads what the lanes load one by one, or declines (an unaligned or
-   * page-crossing block, a page that is not plain RAM, a translation not cached yet) and loads nothing.
-   */
-  @Property(tries = 300)
-  void coalescedLoadsSeeWhatLaneByLaneLoadsSeeOrDecline(@ForAll long seed) throws Exception {
-    Random r = new Random(seed);
-    long first = BASES[r.nextInt(BASES.length)] + 4L * r.nextInt(16);
-    long[] address = new long[64];
-    for (int l = 0; l < 64; l++) address[l] = first + 4L * l;
-    byte[] fill = new byte[0x2000];
-    r.nextBytes(fill);
-    for (Rig rig : new Rig[] {vector, lanes}) {
-      rig.process.hostMemory().write(VRAM_VA, fill, 0, 0x2000);
-      rig.process.hostMemory().write(GTT_VA, fill, 0, 0x2000);
-      rig.process.hostMemory().write(USER_VA, fill, 0, 0x2000);
-    }
-    int[] got = new int[64];
-    Arrays.fill(got, 0x5a5a5a5a);
-    int[] untouched = got.clone();
-    int[] want = new int[64];
-    warm(vector, first);
-    boolean took = vector.vm.loadCoalesced32(first, got);
-    GpuMemoryFault wantFault = null;
-    try {
-      laneByLane(lanes.vm).loadLanes32(address, -1L, 1, want);
-    } catch (GpuMemoryFault f) {
-      wantFault = f;
-    }
-    Statistics.label("coalesced").collect(took);
-    Statistics.label("coalesced").coverage(c -> c.check(true).percentage(p -> p > 8));
-    if (!took) {
-      assertThat(got).as("a declined load writes nothing").isEqualTo(untouched);
-      return;
-    }
-    assertThat(wantFault).as("the coalesced path loaded what faults lane by lane").isNull();
-    assertThat(got).isEqualTo(want);
-  }
-
-  /** The coalesced path stores what the lanes store one by one, or declines and stores nothing. */
-  @Property(tries = 300)
-  void coalescedStoresLeaveWhatLaneByLaneStoresLeaveOrDecline(@ForAll long seed) throws Exception {
-    Random r = new Random(seed);
-    long first = BASES[r.nextInt(BASES.length)] + 4L * r.nextInt(16);
-    long[] address = new long[64];
-    for (int l = 0; l < 64; l++) address[l] = first + 4L * l;
-    byte[] fill = new byte[0x2000];
-    r.nextBytes(fill);
-    for (Rig rig : new Rig[] {vector, lanes}) {
-      rig.process.hostMemory().write(VRAM_VA, fill, 0, 0x2000);
-      rig.process.hostMemory().write(GTT_VA, fill, 0, 0x2000);
-      rig.process.hostMemory().write(USER_VA, fill, 0, 0x2000);
-    }
-    int[] registers = new int[2 * 64];
-    for (int i = 0; i < registers.length; i++) registers[i] = r.nextInt();
-    int base = 64 * r.nextInt(2);
-    warm(vector, first);
-    byte[] before = contents(vector);
-    boolean took = vector.vm.storeCoalesced32(first, registers, base);
-    Statistics.label("coalesced").collect(took);
-    Statistics.label("coalesced").coverage(c -> c.check(true).percentage(p -> p > 8));
-    if (!took) {
-      assertThat(contents(vector)).as("a declined store writes nothing").isEqualTo(before);
-      return;
-    }
-    GpuMemoryFault wantFault = null;
-    try {
-      laneByLane(lanes.vm).storeLanes32(address, -1L, 1, registers, base);
-    } catch (GpuMemoryFault f) {
-      wantFault = f;
-    }
-    assertThat(wantFault).as("the coalesced path stored where lane-by-lane stores fault").isNull();
-    assertThat(contents(vector)).isEqualTo(contents(lanes));
-  }
-
-  /** A lane-by-lane load of the block's first dword, so that its page's translation is cached (if it has one). */
-  private static void warm(Rig rig, long first) {
-    try {
-      rig.vm.load32(first);
-    } catch (GpuMemoryFault f) {
-      // an unmapped block: the coalesced path must decline it
-    }
   }
 
   /** Loads with the vector path on one machine and lane by lane on the other; compares the faults and the data. */

@@ -77,10 +77,9 @@ final class FlatOps {
     public void execute(Wave w, Ctx cx) throws DispatchException {
       long exec = w.exec();
       long[] address = cx.addr;
-      boolean coalesced = computeAddresses(w, cx, exec, address);
+      computeAddresses(w, cx, exec, address);
       GpuMemory mem = cx.memory;
       if (dwordVector && allGlobal(cx, exec, address)) {
-        if (coalesced && access.dwords() == 1 && coalescedAccess(w, mem, address[0], cx.data)) return;
         vector(w, cx, mem, exec, address);
         return;
       }
@@ -125,21 +124,6 @@ final class FlatOps {
         throw Faults.memory(w, cx, instruction, lane, f);
       }
       w.pc += size;
-    }
-
-    /**
-     * A dword load or store by all 64 lanes of 64 consecutive dwords, through the memory's coalesced path; false,
-     * having done nothing, when the memory has none for these addresses (the general path then runs).
-     */
-    private boolean coalescedAccess(Wave w, GpuMemory mem, long first, int[] scratch) {
-      if (access.kind() == MemoryAccess.Kind.LOAD) {
-        if (!mem.loadCoalesced32(first, scratch)) return false;
-        System.arraycopy(scratch, 0, w.v, vdst.base(w), Wave.LANES);
-      } else if (!mem.storeCoalesced32(first, w.v, data.vectorBase(w))) {
-        return false;
-      }
-      w.pc += size;
-      return true;
     }
 
     /** Whether every active lane addresses global memory (always for GLOBAL; by aperture for FLAT). */
@@ -196,12 +180,7 @@ final class FlatOps {
       return -1;
     }
 
-    /**
-     * Each active lane's address into {@code out}; returns whether all 64 lanes are active and address 64
-     * consecutive dwords from lane 0's (found in the same pass, so that a coalesced access looks at the addresses
-     * once).
-     */
-    private boolean computeAddresses(Wave w, Ctx cx, long exec, long[] out) throws DispatchException {
+    private void computeAddresses(Wave w, Ctx cx, long exec, long[] out) throws DispatchException {
       int[] v = w.v;
       if (segment == SCRATCH) {
         long base = (saddr == null ? 0 : saddr.scalarRaw32(w, cx) & 0xffff_ffffL) + offset;
@@ -211,47 +190,33 @@ final class FlatOps {
           // The private offset is 32-bit arithmetic (SGPR + VGPR + signed immediate wrap around).
           out[l] = (base + (vb < 0 ? 0 : v[vb + l] & 0xffff_ffffL)) & 0xffff_ffffL;
         }
-        return false;
+        return;
       }
       if (saddr != null) {
         long base = saddr.scalarRaw64(w, cx) + offset;
         int vb = addr == null ? -1 : addr.vectorBase(w);
         if (exec == -1L && vb >= 0) {
-          // All lanes: a counted loop, which C2 vectorises (the lane chain of the general loop it cannot): global
-          // accesses went from 2.6 to 4.2 M wave-instructions/s. The or of the differences from consecutive
-          // dwords says whether the access is coalesced.
-          long first = base + (v[vb] & 0xffff_ffffL);
-          long apart = 0;
-          for (int l = 0; l < Wave.LANES; l++) {
-            long a = base + (v[vb + l] & 0xffff_ffffL);
-            out[l] = a;
-            apart |= a - first - 4L * l;
-          }
-          return apart == 0;
+          // All lanes: a counted loop without dependences between lanes, which C2 vectorises (the lane chain of
+          // the general loop it cannot): global accesses went from 2.6 to 4.2 M wave-instructions/s.
+          for (int l = 0; l < Wave.LANES; l++) out[l] = base + (v[vb + l] & 0xffff_ffffL);
+          return;
         }
         for (long m = exec; m != 0; m &= m - 1) {
           int l = Long.numberOfTrailingZeros(m);
           out[l] = base + (vb < 0 ? 0 : v[vb + l] & 0xffff_ffffL);
         }
-        return false;
+        return;
       }
       int lo = addr.vectorBase(w);
       int hi = lo + Wave.LANES;
       if (exec == -1L) { // all lanes, as in the saddr case
-        long first = ((v[lo] & 0xffff_ffffL) | ((long) v[hi] << 32)) + offset;
-        long apart = 0;
-        for (int l = 0; l < Wave.LANES; l++) {
-          long a = ((v[lo + l] & 0xffff_ffffL) | ((long) v[hi + l] << 32)) + offset;
-          out[l] = a;
-          apart |= a - first - 4L * l;
-        }
-        return apart == 0;
+        for (int l = 0; l < Wave.LANES; l++) out[l] = ((v[lo + l] & 0xffff_ffffL) | ((long) v[hi + l] << 32)) + offset;
+        return;
       }
       for (long m = exec; m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
         out[l] = ((v[lo + l] & 0xffff_ffffL) | ((long) v[hi + l] << 32)) + offset;
       }
-      return false;
     }
 
     /** Where the address points: 0 global, 1 LDS, 2 private. */

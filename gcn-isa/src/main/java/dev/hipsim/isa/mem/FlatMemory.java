@@ -74,23 +74,6 @@ public final class FlatMemory implements GpuMemory {
     bytes.putLong(at(address, 8, AccessKind.WRITE), value);
   }
 
-  /** 64 consecutive dwords inside the range (so that tests run the interpreter's coalesced paths too). */
-  @Override
-  public boolean loadCoalesced32(long first, int[] out) {
-    long offset = first - base;
-    if (offset < 0 || offset > bytes.capacity() - 256) return false;
-    for (int l = 0; l < 64; l++) out[l] = bytes.getInt((int) offset + 4 * l);
-    return true;
-  }
-
-  @Override
-  public boolean storeCoalesced32(long first, int[] data, int base) {
-    long offset = first - this.base;
-    if (offset < 0 || offset > bytes.capacity() - 256) return false;
-    for (int l = 0; l < 64; l++) bytes.putInt((int) offset + 4 * l, data[base + l]);
-    return true;
-  }
-
   @Override
   public void read(long address, byte[] dst, int offset, int length) throws GpuMemoryFault {
     bytes.get(at(address, length, AccessKind.READ), dst, offset, length);

@@ -64,24 +64,6 @@ public interface GpuMemory {
     }
   }
 
-  /**
-   * A coalesced load: the 64 consecutive dwords from {@code first} into {@code out[0..63]}, as {@link #loadLanes32}
-   * of 64 lanes addressing them would load them, when this memory has a fast path for it; otherwise (the default)
-   * it loads nothing and returns false, and the caller goes the general way, which also reports faults.
-   */
-  default boolean loadCoalesced32(long first, int[] out) {
-    return false;
-  }
-
-  /**
-   * A coalesced store: {@code data[base .. base + 63]} to the 64 consecutive dwords from {@code first}, as {@link
-   * #storeLanes32} would store them, when this memory has a fast path for it; otherwise (the default) it stores
-   * nothing and returns false.
-   */
-  default boolean storeCoalesced32(long first, int[] data, int base) {
-    return false;
-  }
-
   /** A 32-bit atomic read-modify-write at a 4-byte aligned address; returns the old value. */
   int atomic32(AtomicOp op, long address, int value, int compare) throws GpuMemoryFault;
 

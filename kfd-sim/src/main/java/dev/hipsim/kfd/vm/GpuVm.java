@@ -312,37 +312,6 @@ public final class GpuVm implements GpuMemory {
   }
 
   /**
-   * 64 consecutive dwords from an 8-byte boundary inside one page whose translation is cached: 32 word loads. The
-   * caller has found the lanes consecutive while computing their addresses, so nothing here looks at them again.
-   */
-  @Override
-  public boolean loadCoalesced32(long first, int[] out) {
-    if ((first & 7) != 0 || (first & OFFSET_MASK) > Pte.PAGE_SIZE - 4 * 64) return false;
-    long[] words = cachedWords(first >>> Pte.PAGE_SHIFT, false);
-    if (words == null) return false;
-    int i = (int) (first >>> 3) & 511;
-    for (int p = 0; p < 32; p++) {
-      long w = words[i + p];
-      out[2 * p] = (int) w;
-      out[2 * p + 1] = (int) (w >>> 32);
-    }
-    return true;
-  }
-
-  /** The store counterpart of {@link #loadCoalesced32}: 32 word stores. */
-  @Override
-  public boolean storeCoalesced32(long first, int[] data, int base) {
-    if ((first & 7) != 0 || (first & OFFSET_MASK) > Pte.PAGE_SIZE - 4 * 64) return false;
-    long[] words = cachedWords(first >>> Pte.PAGE_SHIFT, true);
-    if (words == null) return false;
-    int i = (int) (first >>> 3) & 511;
-    for (int p = 0; p < 32; p++) {
-      words[i + p] = (data[base + 2 * p] & 0xffff_ffffL) | ((long) data[base + 2 * p + 1] << 32);
-    }
-    return true;
-  }
-
-  /**
    * Whether the 64 lanes address 64 consecutive dwords from an 8-byte boundary, all in one page: a coalesced store,
    * which writes whole 64-bit words.
    */
