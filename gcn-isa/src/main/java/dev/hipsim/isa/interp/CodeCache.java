@@ -23,20 +23,38 @@ public final class CodeCache {
   private volatile int generation;
   /** Addresses whose run a thread is generating: another thread reaching one runs its instruction alone meanwhile. */
   private final ConcurrentHashMap<Long, Boolean> fusing = new ConcurrentHashMap<>();
+  /** Addresses of instructions inside a run (after its first): no run starts there. */
+  private final ConcurrentHashMap<Long, Boolean> inner = new ConcurrentHashMap<>();
+
+  /** Executions of a run's first instruction before the run is generated ({@link PendingRun}). */
+  private final int fuseAfter;
+
+  /**
+   * Executions of a run's first instruction before the run is generated: a run that executes fewer times (a large
+   * kernel's code run by a few waves) would not pay back generating and compiling its class.
+   */
+  static final int FUSE_AFTER = 8;
 
   /**
    * A cache that fuses runs of lane-wise VALU instructions ({@link FusedRun}) unless the system property
-   * {@code hipsim.fuse} is {@code false}.
+   * {@code hipsim.fuse} is {@code false}, after {@code hipsim.fuseAfter} executions (default {@link #FUSE_AFTER}).
    */
   public CodeCache(Target target) {
-    this(target, !"false".equals(System.getProperty("hipsim.fuse")));
+    this(target, !"false".equals(System.getProperty("hipsim.fuse")),
+        Math.max(0, Integer.getInteger("hipsim.fuseAfter", FUSE_AFTER)));
   }
 
   /** A cache that fuses runs of lane-wise VALU instructions when {@code fuse} is set. */
   public CodeCache(Target target, boolean fuse) {
+    this(target, fuse, FUSE_AFTER);
+  }
+
+  /** As {@link #CodeCache(Target, boolean)}, a run generated once its first instruction has run {@code fuseAfter} times. */
+  CodeCache(Target target, boolean fuse, int fuseAfter) {
     this.target = target;
     this.decoder = new Decoder(target);
     this.fuse = fuse;
+    this.fuseAfter = fuseAfter;
   }
 
   public Target target() {
@@ -53,7 +71,8 @@ public final class CodeCache {
     int slot = slot(pc);
     Op op = page[slot];
     if (op == null) op = compile(page, pc, memory);
-    return op instanceof FusedRun ? ((FusedRun) op).first() : op;
+    if (op instanceof FusedRun) return ((FusedRun) op).first();
+    return op instanceof PendingRun ? ((PendingRun) op).single() : op;
   }
 
   /**
@@ -80,17 +99,35 @@ public final class CodeCache {
     // compile the same instruction, which is harmless.
     Instruction inst = decode(pc, memory);
     Op op = OpCompiler.compile(inst);
-    if (fuse && LaneFusion.mayStart(inst, op)) {
-      if (fusing.putIfAbsent(pc, Boolean.TRUE) != null) return op; // left for the thread generating the run
-      try {
-        Op run = FusedRun.at(inst, op, this, memory);
-        if (run != null) op = run;
-      } finally {
-        fusing.remove(pc);
+    if (fuse && !inner.containsKey(pc) && LaneFusion.mayStart(inst, op)) {
+      FusedRun.Candidate run = FusedRun.plan(inst, op, this, memory);
+      if (run != null) {
+        // The run's other instructions run inside it, not as the start of runs of their own (which they would
+        // be, executed one by one until the run is generated).
+        for (Instruction i : run.plan().instructions()) {
+          if (i != inst) inner.put(i.address(), Boolean.TRUE);
+        }
+        if (fuseAfter > 0) {
+          op = new PendingRun(op, run, fuseAfter, this, page, pc);
+        } else {
+          Op fused = generate(pc, run);
+          if (fused == null) return op; // left for the thread generating the run
+          op = fused;
+        }
       }
     }
     page[slot(pc)] = op;
     return op;
+  }
+
+  /** The run's op, generated now; null when another thread is generating it (the caller runs the instruction). */
+  Op generate(long pc, FusedRun.Candidate run) {
+    if (fusing.putIfAbsent(pc, Boolean.TRUE) != null) return null;
+    try {
+      return run.generate();
+    } finally {
+      fusing.remove(pc);
+    }
   }
 
   /** Decodes the instruction at {@code pc} (also for debuggers and error messages). */
@@ -123,6 +160,7 @@ public final class CodeCache {
   public void invalidate() {
     generation++;
     pages.clear();
+    inner.clear();
   }
 
   /** Changes whenever {@link #invalidate} drops the pages, so that a page kept elsewhere is known to be stale. */

@@ -61,10 +61,22 @@ final class FusedRun extends Op {
   }
 
   /**
-   * The run that starts with {@code first} (compiled as {@code firstOp}) at its address, reading the instructions
-   * that follow from {@code code}; null when fewer than two instructions can be fused there.
+   * A run found but not generated yet: its instructions' ops, its plan, its size in bytes. {@link #generate} makes
+   * the op.
    */
-  static FusedRun at(Instruction first, Op firstOp, CodeCache code, GpuMemory memory) {
+  record Candidate(List<Op> parts, LaneFusion.Plan plan, int size) {
+    FusedRun generate() {
+      int[] mix = new int[parts.size()];
+      for (int i = 0; i < mix.length; i++) mix[i] = InstructionMix.categoryOf(plan.instructions().get(i).operation());
+      return new FusedRun(parts.toArray(new Op[0]), size, mix, LaneCodeGen.generate(plan), plan);
+    }
+  }
+
+  /**
+   * The run that starts with {@code first} (compiled as {@code firstOp}) at its address, reading the instructions
+   * that follow from {@code code}; null when fewer than two VALU instructions can be fused there.
+   */
+  static Candidate plan(Instruction first, Op firstOp, CodeCache code, GpuMemory memory) {
     LaneFusion.Builder builder = new LaneFusion.Builder();
     if (!builder.add(first, firstOp)) return null;
     List<Op> parts = new ArrayList<>();
@@ -84,11 +96,7 @@ final class FusedRun extends Op {
     }
     // One VALU instruction (with s_waitcnt or s_nop after it) is not worth a class of its own.
     if (builder.steps() < 2) return null;
-    LaneFusion.Plan plan = builder.plan();
-    int[] mix = new int[parts.size()];
-    for (int i = 0; i < mix.length; i++) mix[i] = InstructionMix.categoryOf(plan.instructions().get(i).operation());
-    return new FusedRun(parts.toArray(new Op[0]), (int) (pc - first.address()), mix, LaneCodeGen.generate(plan),
-        plan);
+    return new Candidate(List.copyOf(parts), builder.plan(), (int) (pc - first.address()));
   }
 
   /**

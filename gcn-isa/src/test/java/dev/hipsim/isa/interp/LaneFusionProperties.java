@@ -49,7 +49,7 @@ class LaneFusionProperties {
     long state = r.nextLong();
     Machine fused = machine(t, state, code);
     Machine single = machine(t, state, code);
-    CodeCache fusing = new CodeCache(t, true);
+    CodeCache fusing = new CodeCache(t, true, 0);
     String fusedFault = run(fused, fusing);
     String singleFault = run(single, new CodeCache(t, false));
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
@@ -83,7 +83,7 @@ class LaneFusionProperties {
       m.w.gprIdxMask = indexed;
       m.w.s[Wave.M0] = 3;
     }
-    assertThat(run(fused, new CodeCache(t, true))).isEqualTo(run(single, new CodeCache(t, false)));
+    assertThat(run(fused, new CodeCache(t, true, 0))).isEqualTo(run(single, new CodeCache(t, false)));
     assertThat(fused.w.v).as(listing(single, code)).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing(single, code)).isEqualTo(single.w.s);
   }
@@ -110,7 +110,7 @@ class LaneFusionProperties {
     m.w.s[1] = 0x7f;
     m.w.s[2] = 0x2000;
     m.w.s[3] = 0x7e;
-    CodeCache cache = new CodeCache(t, true);
+    CodeCache cache = new CodeCache(t, true, 0);
     Interpreter it = new Interpreter(cache, m.memory, m.launch);
     it.run(m.w, 1000);
     Op run = cache.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)];
@@ -125,6 +125,30 @@ class LaneFusionProperties {
     assertThat(m.w.vcc()).as("the last carry out: the lanes whose offset is negative").isEqualTo(0b11L);
     assertThat(m.w.instructions).isEqualTo(8);
     assertThat(java.util.Arrays.stream(it.instructionMix()).sum()).as("every instruction in the mix").isEqualTo(8);
+  }
+
+  /**
+   * A run is generated once its first instruction has run the cache's threshold of times; until then the slot runs
+   * the instruction alone (and the debugger's view is the instruction either way).
+   */
+  @Test
+  void aRunIsGeneratedAfterItsFirstInstructionRanTheThresholdOfTimes() throws Exception {
+    Target t = Target.GFX90A;
+    List<Enc> code = List.of(
+        Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(1).src0(256).src1(256),
+        Enc.of(t, Format.VOP2, Operation.V_XOR_B32).vdst(2).src0(256 + 1).src1(256));
+    CodeCache cache = new CodeCache(t, true, 3);
+    for (int time = 1; time <= 4; time++) {
+      Machine m = machine(t, time, code);
+      Machine single = machine(t, time, code);
+      run(m, cache);
+      run(single, new CodeCache(t, false));
+      assertThat(m.w.v).isEqualTo(single.w.v);
+      Op slot = cache.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)];
+      assertThat(slot).as("after run " + time).isInstanceOf(time < 3 ? PendingRun.class : FusedRun.class);
+      assertThat(cache.at(CODE, m.memory)).as("what a debugger steps").isNotInstanceOf(PendingRun.class)
+          .isNotInstanceOf(FusedRun.class);
+    }
   }
 
   /** The warm-up's sample (CodeCache.prepareFusion) is one run of its six instructions and its code runs. */
