@@ -312,62 +312,41 @@ final class LaneCodeGen {
       }
     }
 
-    /**
-     * Pushes the f32 result of a (op) b: the JVM's float instruction, kept when its result is finite; else the
-     * operation's F32Ops method. A finite sum, difference or product (or fused multiply-add) has finite operands,
-     * where the default float mode makes the JVM's result exact, so one test of the result covers the operands.
-     */
+    /** Pushes the f32 result of a (op) b ({@link #floatOp}). */
     private void float2(FusibleOp f, LaneFusion.Source first, LaneFusion.Source second) {
-      int a = intLocal();
-      int b = intLocal();
-      int r = intLocal();
-      pushInt(first);
-      mv.visitVarInsn(ISTORE, a);
-      pushInt(second);
-      mv.visitVarInsn(ISTORE, b);
-      floatOf(a);
-      floatOf(b);
-      mv.visitInsn(f.jvmOpcode());
-      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
-      mv.visitVarInsn(ISTORE, r);
-      Label done = new Label();
-      exponentCarry(r);
-      mv.visitJumpInsn(IFGE, done);
-      mv.visitVarInsn(ILOAD, a);
-      mv.visitVarInsn(ILOAD, b);
-      mv.visitVarInsn(ILOAD, MODE);
-      mv.visitMethodInsn(INVOKESTATIC, F32_OPS, f.method(), "(III)I", false);
-      mv.visitVarInsn(ISTORE, r);
-      mv.visitLabel(done);
-      mv.visitVarInsn(ILOAD, r);
+      floatOp(new LaneFusion.Source[] {first, second}, () -> mv.visitInsn(f.jvmOpcode()), f.method());
     }
 
-    /** Pushes the f32 a * b + c with one rounding, as {@link #float2} does. */
+    /** Pushes the f32 a * b + c with one rounding ({@link #floatOp}). */
     private void fma(FusibleOp f, LaneFusion.Step s) {
-      int a = intLocal();
-      int b = intLocal();
-      int c = intLocal();
+      floatOp(new LaneFusion.Source[] {s.a(), s.b(), s.c()},
+          () -> mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "fma", "(FFF)F", false), f.method());
+    }
+
+    /**
+     * Pushes an f32 result: what {@code fast} makes of the operands as JVM floats, kept when it is finite; else the
+     * F32Ops method {@code method} of the operands and MODE. A finite sum, difference, product or fused
+     * multiply-add has finite operands, where the default float mode makes the JVM's result exact, so one test of
+     * the result covers the operands.
+     */
+    private void floatOp(LaneFusion.Source[] operands, Runnable fast, String method) {
+      int[] bits = new int[operands.length];
+      for (int i = 0; i < operands.length; i++) {
+        bits[i] = intLocal();
+        pushInt(operands[i]);
+        mv.visitVarInsn(ISTORE, bits[i]);
+      }
       int r = intLocal();
-      pushInt(s.a());
-      mv.visitVarInsn(ISTORE, a);
-      pushInt(s.b());
-      mv.visitVarInsn(ISTORE, b);
-      pushInt(s.c());
-      mv.visitVarInsn(ISTORE, c);
-      floatOf(a);
-      floatOf(b);
-      floatOf(c);
-      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "fma", "(FFF)F", false);
+      for (int b : bits) floatOf(b);
+      fast.run();
       mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
       mv.visitVarInsn(ISTORE, r);
       Label done = new Label();
       exponentCarry(r);
       mv.visitJumpInsn(IFGE, done);
-      mv.visitVarInsn(ILOAD, a);
-      mv.visitVarInsn(ILOAD, b);
-      mv.visitVarInsn(ILOAD, c);
+      for (int b : bits) mv.visitVarInsn(ILOAD, b);
       mv.visitVarInsn(ILOAD, MODE);
-      mv.visitMethodInsn(INVOKESTATIC, F32_OPS, f.method(), "(IIII)I", false);
+      mv.visitMethodInsn(INVOKESTATIC, F32_OPS, method, "(" + "I".repeat(operands.length) + "I)I", false);
       mv.visitVarInsn(ISTORE, r);
       mv.visitLabel(done);
       mv.visitVarInsn(ILOAD, r);
