@@ -51,10 +51,15 @@ final class LaneCodeGen {
     }
   }
 
-  /** The class file of the run's code. */
+  /**
+   * The class file of the run's code. Version 50 (Java 6), the last without stack map frames: the JVM infers the
+   * types when it verifies the class, and ASM has no frames to compute, which made generating a run 35% faster
+   * (0.36 / 0.28 / 0.20 against 0.62 / 0.45 / 0.28 ms per class after the first, under C1; the first 13.9 against
+   * 20.7 ms).
+   */
   static byte[] bytes(LaneFusion.Plan plan) {
-    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-    cw.visit(V17, ACC_FINAL | ACC_SUPER, NAME, null, "java/lang/Object",
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(V1_6, ACC_FINAL | ACC_SUPER, NAME, null, "java/lang/Object",
         new String[] {"dev/hipsim/isa/interp/FusedLanes"});
     MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "()V", null, null);
     init.visitCode();
