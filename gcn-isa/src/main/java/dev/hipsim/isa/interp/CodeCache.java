@@ -71,8 +71,7 @@ public final class CodeCache {
     int slot = slot(pc);
     Op op = page[slot];
     if (op == null) op = compile(page, pc, memory);
-    if (op instanceof FusedRun) return ((FusedRun) op).first();
-    return op instanceof PendingRun ? ((PendingRun) op).single() : op;
+    return op.alone();
   }
 
   /**

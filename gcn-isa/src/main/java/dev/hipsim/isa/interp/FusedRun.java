@@ -24,7 +24,6 @@ final class FusedRun extends Op {
   private final Src[] maskInputs;
   private final Dst[] maskOutputs;
   private final boolean floats;
-  private final LaneFusion.LdsRead[] ldsReads;
   /** The LDS reads' address registers, and for each the bytes past the address its reads reach and their offsets. */
   private final int[] ldsAddressRegisters;
   private final long[] ldsReach;
@@ -40,10 +39,9 @@ final class FusedRun extends Op {
     this.maskInputs = plan.maskInputs().toArray(new Src[0]);
     this.maskOutputs = plan.maskOutputs().toArray(new Dst[0]);
     this.floats = plan.floats();
-    this.ldsReads = plan.ldsReads().toArray(new LaneFusion.LdsRead[0]);
     // One bound and alignment check per address register: the reads from one register differ only in offsets.
     java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
-    for (LaneFusion.LdsRead r : ldsReads) {
+    for (LaneFusion.LdsRead r : plan.ldsReads()) {
       long[] e = byRegister.computeIfAbsent(r.address(), k -> new long[2]);
       e[0] = Math.max(e[0], Math.max(r.offset0(), r.offset1()) + 4L * r.dwords());
       e[1] |= r.offset0() | r.offset1();
@@ -139,18 +137,20 @@ final class FusedRun extends Op {
 
   /** Whether the run has LDS reads (for tests). */
   boolean readsLds() {
-    return ldsReads.length > 0;
+    return ldsAddressRegisters.length > 0;
   }
 
-  /** The op of the run's first instruction alone. */
-  Op first() {
+  /** The run's first instruction compiled alone. */
+  @Override
+  Op alone() {
     return parts[0];
   }
 
   @Override
   public void execute(Wave w, Ctx cx) throws DispatchException {
-    int[] words = ldsReads.length == 0 ? null : ldsWords(w);
-    if (w.gprIdxMask != 0 || (floats && !F32Ops.fast(w.mode)) || (ldsReads.length != 0 && words == null)) {
+    boolean readsLds = ldsAddressRegisters.length != 0;
+    int[] words = readsLds ? ldsWords(w) : null;
+    if (w.gprIdxMask != 0 || (floats && !F32Ops.fast(w.mode)) || (readsLds && words == null)) {
       // GPR indexing moves register operands by M0: the generated code has fixed registers. Its f32 code is
       // exact in the default float mode only, and its LDS reads for aligned addresses inside the bound.
       for (Op p : parts) p.execute(w, cx);

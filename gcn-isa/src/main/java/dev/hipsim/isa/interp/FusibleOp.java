@@ -182,18 +182,8 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
     } else {
       return null;
     }
-    int p;
-    switch (name.substring(6, name.length() - 4)) {
-      case "F": p = IntOps.ICMP_F; break;
-      case "LT": p = IntOps.ICMP_LT; break;
-      case "EQ": p = IntOps.ICMP_EQ; break;
-      case "LE": p = IntOps.ICMP_LE; break;
-      case "GT": p = IntOps.ICMP_GT; break;
-      case "NE": p = IntOps.ICMP_NE; break;
-      case "GE": p = IntOps.ICMP_GE; break;
-      case "T": p = IntOps.ICMP_T; break;
-      default: return null;
-    }
+    int p = ValuTable.intPredicate(name.substring(6, name.length() - 4));
+    if (p < 0) return null;
     return new FusibleOp(Shape.COMPARE, null, false, 0, p, unsigned);
   }
 }

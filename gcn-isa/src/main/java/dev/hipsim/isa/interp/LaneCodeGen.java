@@ -185,10 +185,7 @@ final class LaneCodeGen {
           mv.visitVarInsn(ALOAD, SCALARS);
           push(slot + 1);
           mv.visitInsn(IALOAD);
-          mv.visitInsn(I2L);
-          mv.visitIntInsn(BIPUSH, 32);
-          mv.visitInsn(LSHL);
-          mv.visitInsn(LOR);
+          orHighHalf();
           mv.visitVarInsn(LSTORE, l);
           scalarLocal[slot] = l;
           slot += 2;
@@ -258,22 +255,17 @@ final class LaneCodeGen {
           storeResult(s.vdst());
           break;
         case CARRY:
-          pushInt(first);
-          zeroExtend();
-          pushInt(second);
-          zeroExtend();
-          mv.visitInsn(f.jvmOpcode());
-          storePacked(index, s);
-          break;
         case CARRY_IN:
           pushInt(first);
           zeroExtend();
           pushInt(second);
           zeroExtend();
           mv.visitInsn(f.jvmOpcode());
-          pushBit(s.c());
-          mv.visitInsn(I2L);
-          mv.visitInsn(f.jvmOpcode());
+          if (f.shape() == FusibleOp.Shape.CARRY_IN) {
+            pushBit(s.c());
+            mv.visitInsn(I2L);
+            mv.visitInsn(f.jvmOpcode());
+          }
           storePacked(index, s);
           break;
         case SHIFT64:
@@ -452,10 +444,7 @@ final class LaneCodeGen {
           readVgpr(src.index());
           zeroExtend();
           readVgpr(src.index() + 1);
-          mv.visitInsn(I2L);
-          mv.visitIntInsn(BIPUSH, 32);
-          mv.visitInsn(LSHL);
-          mv.visitInsn(LOR);
+          orHighHalf();
           break;
         case SCALAR64:
           mv.visitVarInsn(LLOAD, scalarLocal[src.index()]);
@@ -491,10 +480,7 @@ final class LaneCodeGen {
         return;
       }
       int l = intLocal();
-      mv.visitVarInsn(ALOAD, V);
-      push(r * Wave.LANES);
-      mv.visitVarInsn(ILOAD, lane);
-      mv.visitInsn(IADD);
+      pushLaneOf(r);
       mv.visitInsn(IALOAD);
       mv.visitInsn(DUP);
       mv.visitVarInsn(ISTORE, l);
@@ -521,10 +507,7 @@ final class LaneCodeGen {
     private void writeBack() {
       for (int r = 0; r < dirty.length; r++) {
         if (!dirty[r]) continue;
-        mv.visitVarInsn(ALOAD, V);
-        push(r * Wave.LANES);
-        mv.visitVarInsn(ILOAD, lane);
-        mv.visitInsn(IADD);
+        pushLaneOf(r);
         mv.visitVarInsn(ILOAD, regLocal[r]);
         mv.visitInsn(IASTORE);
       }
@@ -535,14 +518,10 @@ final class LaneCodeGen {
       int x = longLocal();
       mv.visitVarInsn(LSTORE, x);
       int lo = intLocal();
-      mv.visitVarInsn(LLOAD, x);
-      mv.visitInsn(L2I);
+      pushLow(x);
       mv.visitVarInsn(ISTORE, lo);
       int hi = intLocal();
-      mv.visitVarInsn(LLOAD, x);
-      mv.visitIntInsn(BIPUSH, 32);
-      mv.visitInsn(LUSHR);
-      mv.visitInsn(L2I);
+      pushHigh(x);
       mv.visitVarInsn(ISTORE, hi);
       writeVgpr(r, lo);
       writeVgpr(r + 1, hi);
@@ -553,15 +532,11 @@ final class LaneCodeGen {
       int x = longLocal();
       mv.visitVarInsn(LSTORE, x);
       int value = intLocal();
-      mv.visitVarInsn(LLOAD, x);
-      mv.visitInsn(L2I);
+      pushLow(x);
       mv.visitVarInsn(ISTORE, value);
       writeVgpr(s.vdst(), value);
       int bit = intLocal();
-      mv.visitVarInsn(LLOAD, x);
-      mv.visitIntInsn(BIPUSH, 32);
-      mv.visitInsn(LUSHR);
-      mv.visitInsn(L2I);
+      pushHigh(x);
       mv.visitInsn(ICONST_1);
       mv.visitInsn(IAND);
       mv.visitVarInsn(ISTORE, bit);
@@ -578,6 +553,36 @@ final class LaneCodeGen {
       mv.visitInsn(LSHL);
       mv.visitInsn(LOR);
       mv.visitVarInsn(LSTORE, maskOutLocal[out]);
+    }
+
+    /** Pushes the array and index of VGPR {@code r}'s element for the lane in the register file. */
+    private void pushLaneOf(int r) {
+      mv.visitVarInsn(ALOAD, V);
+      push(r * Wave.LANES);
+      mv.visitVarInsn(ILOAD, lane);
+      mv.visitInsn(IADD);
+    }
+
+    /** Ors the int on the stack, as the high half, into the long below it. */
+    private void orHighHalf() {
+      mv.visitInsn(I2L);
+      mv.visitIntInsn(BIPUSH, 32);
+      mv.visitInsn(LSHL);
+      mv.visitInsn(LOR);
+    }
+
+    /** Pushes the low half of the long in {@code local}. */
+    private void pushLow(int local) {
+      mv.visitVarInsn(LLOAD, local);
+      mv.visitInsn(L2I);
+    }
+
+    /** Pushes the high half of the long in {@code local}. */
+    private void pushHigh(int local) {
+      mv.visitVarInsn(LLOAD, local);
+      mv.visitIntInsn(BIPUSH, 32);
+      mv.visitInsn(LUSHR);
+      mv.visitInsn(L2I);
     }
 
     /** Int on the stack to a long with the high half zero. */

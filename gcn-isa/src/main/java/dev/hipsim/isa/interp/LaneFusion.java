@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Finds runs of consecutive lane-wise integer VALU instructions and plans their fused execution: one loop over the
+ * Finds runs of consecutive lane-wise VALU instructions (integer and f32) and plans their fused execution: one loop over the
  * active lanes that runs every instruction of the run for a lane before going to the next lane, with the values
  * the run produces kept in JVM locals ({@link LaneCodeGen} turns the plan into bytecode, {@link FusedRun} executes
  * it). Because each instruction reads and writes only its own lane, lane by lane is the same as instruction by
@@ -77,13 +77,34 @@ final class LaneFusion {
     }
   }
 
-  /** A run found at an address: its instructions, their separately compiled ops, and the plan. */
+  /**
+   * A run found at an address: its instructions (transparent ones included), the steps its VALU and LDS
+   * instructions become, the scalar sources read before the run (and their widths), the lane masks read before it
+   * and those written after it.
+   */
   record Plan(List<Instruction> instructions, List<Step> steps, List<Src> scalars, int[] scalarWidths,
-      List<Src> maskInputs, List<Dst> maskOutputs, boolean floats, List<LdsRead> ldsReads) {
+      List<Src> maskInputs, List<Dst> maskOutputs) {
     int scalarSlots() {
       int n = 0;
       for (int w : scalarWidths) n += w == 64 ? 2 : 1;
       return n;
+    }
+
+    /** Whether the run has f32 instructions (exact in the default float mode only). */
+    boolean floats() {
+      for (Step s : steps) {
+        if (s.op().shape().isFloat()) return true;
+      }
+      return false;
+    }
+
+    /** The run's LDS reads, in order. */
+    List<LdsRead> ldsReads() {
+      List<LdsRead> reads = new ArrayList<>();
+      for (Step s : steps) {
+        if (s.lds() != null) reads.add(s.lds());
+      }
+      return reads;
     }
   }
 
@@ -160,21 +181,14 @@ final class LaneFusion {
     private int nextSlot;
     private final List<Src> maskInputs = new ArrayList<>();
     private final List<Dst> maskOutputs = new ArrayList<>();
-    private boolean floats;
-    private final List<LdsRead> ldsReads = new ArrayList<>();
+    private int ldsReads;
     /** The VGPRs earlier instructions of the run write. */
     private final java.util.BitSet written = new java.util.BitSet(Wave.MAX_VGPRS);
     /** The step that last wrote each scalar register as a lane mask, or -1. */
     private final int[] maskWriter = new int[Wave.SGPR_SLOTS];
-    /** The first register of the mask each step writes. */
-    private final List<Integer> maskOutputIndex = new ArrayList<>();
 
     Builder() {
       Arrays.fill(maskWriter, -1);
-    }
-
-    int size() {
-      return instructions.size();
     }
 
     /** The VALU instructions in the run (not counting the transparent ones). */
@@ -242,25 +256,23 @@ final class LaneFusion {
       if (maskDst != null) {
         maskOut = maskOutputs.size();
         maskOutputs.add(maskDst);
-        maskOutputIndex.add(maskDst.index);
         if (maskDst.index >= 0) {
           maskWriter[maskDst.index] = steps.size();
           maskWriter[maskDst.index + 1] = steps.size();
         }
       }
       steps.add(new Step(f, a, b, c, vdst, maskOut));
-      if (f.shape().isFloat()) floats = true;
       if (vdst >= 0) written.set(vdst, vdst + (spec.wd() == 64 ? 2 : 1));
       instructions.add(inst);
       return true;
     }
 
     private boolean addLdsRead(Instruction inst, LdsRead read) {
-      if (ldsReads.size() >= MAX_LDS_READS || written.get(read.address())
+      if (ldsReads >= MAX_LDS_READS || written.get(read.address())
           || read.vdst() + read.registers() > Wave.MAX_VGPRS / 2 || read.address() >= Wave.MAX_VGPRS / 2) {
         return false;
       }
-      ldsReads.add(read);
+      ldsReads++;
       steps.add(new Step(FusibleOp.LDS_READ, new Source(From.VGPR, read.address()), null, null, read.vdst(), -1,
           read));
       instructions.add(inst);
@@ -298,7 +310,7 @@ final class LaneFusion {
       if (s.kind == Src.SGPR) {
         if (s.index < 0 || s.index + 1 >= Wave.SGPR_SLOTS) return null;
         int w = maskWriter[s.index];
-        if (w >= 0 && maskWriter[s.index + 1] == w && maskOutputIndex.get(steps.get(w).maskOut()) == s.index) {
+        if (w >= 0 && maskWriter[s.index + 1] == w && maskOutputs.get(steps.get(w).maskOut()).index == s.index) {
           return new Source(From.MASK_STEP, w);
         }
         if (writtenAsMask(s.index) || writtenAsMask(s.index + 1)) return null;
@@ -325,7 +337,7 @@ final class LaneFusion {
       int[] widths = new int[scalarWidths.size()];
       for (int i = 0; i < widths.length; i++) widths[i] = scalarWidths.get(i);
       return new Plan(List.copyOf(instructions), List.copyOf(steps), List.copyOf(scalars), widths,
-          List.copyOf(maskInputs), List.copyOf(maskOutputs), floats, List.copyOf(ldsReads));
+          List.copyOf(maskInputs), List.copyOf(maskOutputs));
     }
   }
 }

@@ -41,6 +41,14 @@ public abstract class Op {
   }
 
   /**
+   * The op of this op's first instruction alone: itself, except for an op that runs several instructions or stands
+   * in for a run ({@link FusedRun}, {@link PendingRun}). A debugger steps these.
+   */
+  Op alone() {
+    return this;
+  }
+
+  /**
    * Executes the instruction for {@code w} and advances its program counter (to the next instruction or a branch
    * target). May change the wave's status (barrier, sleep, end).
    */

@@ -30,7 +30,8 @@ final class PendingRun extends Op {
   }
 
   /** The instruction compiled alone. */
-  Op single() {
+  @Override
+  Op alone() {
     return single;
   }
 

@@ -452,7 +452,8 @@ final class ValuTable {
     }
   }
 
-  private static int intPredicate(String p) {
+  /** The IntOps.ICMP_* code of a compare's predicate name (F, LT, EQ, …), or -1. */
+  static int intPredicate(String p) {
     switch (p) {
       case "F": return IntOps.ICMP_F;
       case "LT": return IntOps.ICMP_LT;

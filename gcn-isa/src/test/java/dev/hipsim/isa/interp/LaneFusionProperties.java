@@ -160,7 +160,7 @@ class LaneFusionProperties {
     int[] v = new int[Wave.MAX_VGPRS * Wave.LANES];
     long[] masks = new long[LaneFusion.MAX_MASKS];
     int[] scalars = new int[LaneFusion.MAX_SCALAR_SLOTS];
-    scalars[0] = 5; // s2 of the compare: lanes 0-4 (v0 = 0) are greater... v0 is 0 in every lane
+    scalars[0] = 5; // s2, the compare's first source; v0 is 0 in every lane
     LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null);
     assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 5, v0 (0): every lane").isEqualTo(-1L);
   }
