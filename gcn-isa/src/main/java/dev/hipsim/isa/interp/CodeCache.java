@@ -102,9 +102,13 @@ public final class CodeCache {
       FusedRun.Candidate run = FusedRun.plan(inst, op, this, memory);
       if (run != null) {
         // The run's other instructions run inside it, not as the start of runs of their own (which they would
-        // be, executed one by one until the run is generated).
-        for (Instruction i : run.plan().instructions()) {
-          if (i != inst) inner.put(i.address(), Boolean.TRUE);
+        // be, executed one by one until the run is generated). Their ops, compiled for the plan, fill their slots
+        // on this page, so that running them one by one meanwhile decodes and compiles nothing again.
+        for (Op part : run.parts()) {
+          long at = part.instruction.address();
+          if (at == pc) continue;
+          inner.put(at, Boolean.TRUE);
+          if (at >>> PAGE_SHIFT == pc >>> PAGE_SHIFT && page[slot(at)] == null) page[slot(at)] = part;
         }
         if (fuseAfter > 0) {
           op = new PendingRun(op, run, fuseAfter, this, page, pc);
