@@ -1,6 +1,7 @@
 package dev.hipsim.isa.interp;
 
 import dev.hipsim.isa.exec.KernelLaunch;
+import dev.hipsim.isa.exec.Wave;
 import dev.hipsim.isa.mem.GpuMemory;
 
 /**
@@ -30,6 +31,17 @@ public final class Ctx {
   /** A fused run's scalar sources and lane masks ({@link FusedRun}). */
   final int[] fusedScalars = new int[LaneFusion.MAX_SCALAR_SLOTS];
   final long[] fusedMasks = new long[LaneFusion.MAX_MASKS];
+  private int[] fusedSaved;
+
+  /**
+   * Room for the registers a fused run that loads saves before it runs ({@link FusedRun}): every VGPR a run can
+   * read, made on first use.
+   */
+  int[] fusedSaved() {
+    int[] saved = fusedSaved;
+    if (saved == null) fusedSaved = saved = new int[Wave.MAX_VGPRS / 2 * Wave.LANES];
+    return saved;
+  }
   /** What the VALU fast paths pass for a source an operation does not have. */
   static final int[] ABSENT = new int[0];
   /** Per-lane addresses of memory operations. */

@@ -73,6 +73,19 @@ final class FlatOps {
           ? vdst != null : access.kind() == MemoryAccess.Kind.STORE && data != null);
     }
 
+    /**
+     * This instruction as a step of a fused run ({@link LaneFusion}): a global load of whole dwords into VGPRs,
+     * addressed by a VGPR pair or by an SGPR base and a VGPR offset. Null for every other form.
+     */
+    LaneFusion.GlobalLoad fusible() {
+      if (segment != GLOBAL || access.kind() != MemoryAccess.Kind.LOAD || !dwordVector || !vdst.vector || vdst.agpr
+          || addr == null || addr.kind != Src.VGPR || (saddr != null && saddr.kind != Src.SGPR)) {
+        return null;
+      }
+      return new LaneFusion.GlobalLoad(addr.index, saddr == null ? null : instruction.operand(Slot.SADDR), offset,
+          vdst.index, access.dwords());
+    }
+
     @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       long exec = w.exec();

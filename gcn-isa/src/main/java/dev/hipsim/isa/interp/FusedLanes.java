@@ -1,7 +1,10 @@
 package dev.hipsim.isa.interp;
 
+import dev.hipsim.isa.mem.GpuMemory;
+import dev.hipsim.isa.mem.GpuMemoryFault;
+
 /**
- * The generated code of one fused run of VALU instructions ({@link LaneCodeGen}): every instruction of the run for
+ * The generated code of one fused run of VALU instructions and loads ({@link LaneCodeGen}): every instruction of the run for
  * one lane, then the next lane.
  */
 interface FusedLanes {
@@ -15,6 +18,10 @@ interface FusedLanes {
    * @param exec the lanes to run
    * @param mode the wave's MODE register (the f32 operations' special cases read it)
    * @param lds the workgroup's LDS dwords, every address the run reads checked (null when it reads none)
+   * @param memory the global memory the run's loads read
+   * @throws GpuMemoryFault when a lane's global load faults; the lanes before it have run the whole run, and the
+   *     lane itself the instructions before the load
    */
-  void run(int[] v, int[] scalars, long[] masks, long exec, int mode, int[] lds);
+  void run(int[] v, int[] scalars, long[] masks, long exec, int mode, int[] lds, GpuMemory memory)
+      throws GpuMemoryFault;
 }

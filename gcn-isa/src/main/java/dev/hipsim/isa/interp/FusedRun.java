@@ -28,6 +28,11 @@ final class FusedRun extends Op {
   private final int[] ldsAddressRegisters;
   private final long[] ldsReach;
   private final int[] ldsOffsetBits;
+  /**
+   * When the run loads from global memory: the VGPRs to put back should a load fault part-way through ({@link
+   * LaneFusion.Plan#overwrittenInputs}); null when nothing in the run can fault.
+   */
+  private final int[] overwrittenInputs;
 
   private FusedRun(Op[] parts, int size, int[] mix, FusedLanes lanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
@@ -39,6 +44,7 @@ final class FusedRun extends Op {
     this.maskInputs = plan.maskInputs().toArray(new Src[0]);
     this.maskOutputs = plan.maskOutputs().toArray(new Dst[0]);
     this.floats = plan.floats();
+    this.overwrittenInputs = plan.loadsGlobal() ? plan.overwrittenInputs() : null;
     // One bound and alignment check per address register: the reads from one register differ only in offsets.
     java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
     for (LaneFusion.LdsRead r : plan.ldsReads()) {
@@ -135,6 +141,35 @@ final class FusedRun extends Op {
     return words;
   }
 
+  /**
+   * Runs the generated code of a run that loads from global memory. When a lane's load faults, lanes before it
+   * have finished the run: the registers they overwrote that the run reads go back to what they held, and the
+   * instructions run one by one, which fault at the instruction and lane where the hardware would (or complete,
+   * should the memory have changed in between). Returns whether the generated code ran to its end.
+   */
+  private boolean runSaving(Wave w, Ctx cx, int[] s, long[] m, int[] words) throws DispatchException {
+    int[] v = w.v;
+    int[] saved = cx.fusedSaved();
+    for (int i = 0; i < overwrittenInputs.length; i++) {
+      System.arraycopy(v, overwrittenInputs[i] * Wave.LANES, saved, i * Wave.LANES, Wave.LANES);
+    }
+    try {
+      lanes.run(v, s, m, w.exec(), w.mode, words, cx.memory);
+      return true;
+    } catch (GpuMemoryFault f) {
+      for (int i = 0; i < overwrittenInputs.length; i++) {
+        System.arraycopy(saved, i * Wave.LANES, v, overwrittenInputs[i] * Wave.LANES, Wave.LANES);
+      }
+      for (Op p : parts) p.execute(w, cx);
+      return false;
+    }
+  }
+
+  /** Whether the run loads from global memory (for tests). */
+  boolean loadsGlobal() {
+    return overwrittenInputs != null;
+  }
+
   /** Whether the run has LDS reads (for tests). */
   boolean readsLds() {
     return ldsAddressRegisters.length > 0;
@@ -170,7 +205,15 @@ final class FusedRun extends Op {
     }
     long[] m = cx.fusedMasks;
     for (int i = 0; i < maskInputs.length; i++) m[i] = maskInputs[i].scalarRaw64(w, cx);
-    lanes.run(w.v, s, m, w.exec(), w.mode, words);
+    if (overwrittenInputs == null) {
+      try {
+        lanes.run(w.v, s, m, w.exec(), w.mode, words, cx.memory);
+      } catch (GpuMemoryFault f) {
+        throw new IllegalStateException("a fused run without loads faulted: " + f.getMessage(), f);
+      }
+    } else if (!runSaving(w, cx, s, m, words)) {
+      return;
+    }
     int base = maskInputs.length;
     for (int i = 0; i < maskOutputs.length; i++) maskOutputs[i].writeScalar64(w, m[base + i]);
     w.pc += size;

@@ -53,7 +53,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
     /** An f32 fused multiply-add a * b + c ({@link Math#fma}), else {@code int F32Ops.fma(a, b, c, mode)}. */
     F32_FMA,
     /** Dwords read from the workgroup's LDS ({@link LaneFusion.LdsRead}). */
-    LDS_READ;
+    LDS_READ,
+    /** Dwords loaded from global memory ({@link LaneFusion.GlobalLoad}). */
+    GLOBAL_LOAD;
 
     /** An f32 operation: fused only in the default float mode. */
     boolean isFloat() {
@@ -80,6 +82,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
 
   /** The step of a dword LDS read (LdsOps decides which reads qualify, not this table). */
   static final FusibleOp LDS_READ = shape(Shape.LDS_READ);
+
+  /** The step of a global load (FlatOps decides which loads qualify). */
+  static final FusibleOp GLOBAL_LOAD = shape(Shape.GLOBAL_LOAD);
 
   /** The fused form of {@code op}, or null when it is not fused. */
   static FusibleOp of(Operation op) {

@@ -37,7 +37,13 @@ final class LaneCodeGen {
   private static final int EXEC = 4;
   private static final int MODE = 6;
   private static final int LDS = 7;
-  private static final int FIRST_FREE = 8;
+  private static final int MEMORY = 8;
+  private static final int FIRST_FREE = 9;
+  private static final String GPU_MEMORY = "dev/hipsim/isa/mem/GpuMemory";
+  /** The page of global memory generated code reads from words: 4 KiB, 512 longs ({@link
+   * dev.hipsim.isa.mem.GpuMemory#readableWords}). */
+  private static final int PAGE_SHIFT = 12;
+  private static final int PAGE_BYTES = 1 << PAGE_SHIFT;
   private static final String F32_OPS = "dev/hipsim/isa/alu/F32Ops";
 
   /** Defines the run's class and makes its instance. */
@@ -68,7 +74,8 @@ final class LaneCodeGen {
     init.visitInsn(RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
-    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[I)V", null, null);
+    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[IL" + GPU_MEMORY + ";)V", null,
+        new String[] {"dev/hipsim/isa/mem/GpuMemoryFault"});
     mv.visitCode();
     new Body(mv, plan).emit();
     mv.visitMaxs(0, 0);
@@ -91,6 +98,12 @@ final class LaneCodeGen {
     private final boolean[] dirty = new boolean[Wave.MAX_VGPRS];
     /** The local holding the lane's mask bit each step produced, or -1. */
     private final int[] stepBit;
+    /**
+     * For each global load step, the locals of the page its last lane read from: its number (-1: none) and its
+     * words ({@link dev.hipsim.isa.mem.GpuMemory#readableWords}). Consecutive lanes mostly read the same page.
+     */
+    private final int[] pageNumber;
+    private final int[] pageWords;
     private int lane;
 
     Body(MethodVisitor mv, LaneFusion.Plan plan) {
@@ -100,6 +113,8 @@ final class LaneCodeGen {
       this.maskInLocal = new int[plan.maskInputs().size()];
       this.maskOutLocal = new int[plan.maskOutputs().size()];
       this.stepBit = new int[plan.steps().size()];
+      this.pageNumber = new int[plan.steps().size()];
+      this.pageWords = new int[plan.steps().size()];
       Arrays.fill(regLocal, -1);
       Arrays.fill(stepBit, -1);
     }
@@ -211,6 +226,15 @@ final class LaneCodeGen {
         mv.visitInsn(LCONST_0);
         mv.visitVarInsn(LSTORE, maskOutLocal[k]);
       }
+      for (int i = 0; i < plan.steps().size(); i++) {
+        if (plan.steps().get(i).load() == null) continue;
+        pageNumber[i] = longLocal();
+        mv.visitLdcInsn(-1L);
+        mv.visitVarInsn(LSTORE, pageNumber[i]);
+        pageWords[i] = intLocal();
+        mv.visitInsn(ACONST_NULL);
+        mv.visitVarInsn(ASTORE, pageWords[i]);
+      }
     }
 
     private void step(int index, LaneFusion.Step s) {
@@ -296,6 +320,9 @@ final class LaneCodeGen {
           break;
         case LDS_READ:
           ldsRead(s.lds());
+          break;
+        case GLOBAL_LOAD:
+          globalLoad(index, s);
           break;
         case COMPARE:
           compare(f, s);
@@ -386,6 +413,115 @@ final class LaneCodeGen {
           writeVgpr(r.vdst() + half * r.dwords() + k, value);
         }
       }
+    }
+
+    /**
+     * The lane's dwords from global memory into the destination VGPRs. From the words of the page when the memory
+     * gives them ({@link dev.hipsim.isa.mem.GpuMemory#readableWords}, asked again only when the lane's page is not
+     * the previous lane's) and the dwords are aligned and inside it; else by {@code load32} calls, which translate,
+     * fault or reach what is not plain RAM. The address registers are read before the branch, so that their locals
+     * are assigned on both paths.
+     */
+    private void globalLoad(int index, LaneFusion.Step s) {
+      LaneFusion.GlobalLoad g = s.load();
+      int address = longLocal();
+      if (g.base() == null) {
+        pushLong(s.a());
+      } else {
+        pushLong(s.b());
+        pushInt(s.a());
+        zeroExtend();
+        mv.visitInsn(LADD);
+      }
+      if (g.offset() != 0) {
+        mv.visitLdcInsn((long) g.offset());
+        mv.visitInsn(LADD);
+      }
+      mv.visitVarInsn(LSTORE, address);
+      int page = pageNumber[index];
+      int words = pageWords[index];
+      // The page's words, when the lane's page is not the one the previous lane read
+      Label samePage = new Label();
+      mv.visitVarInsn(LLOAD, address);
+      mv.visitIntInsn(BIPUSH, PAGE_SHIFT);
+      mv.visitInsn(LUSHR);
+      mv.visitVarInsn(LLOAD, page);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFEQ, samePage);
+      mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitVarInsn(LLOAD, address);
+      mv.visitMethodInsn(INVOKEINTERFACE, GPU_MEMORY, "readableWords", "(J)[J", true);
+      mv.visitInsn(DUP);
+      mv.visitVarInsn(ASTORE, words);
+      Label noWords = new Label();
+      mv.visitJumpInsn(IFNULL, noWords);
+      mv.visitVarInsn(LLOAD, address);
+      mv.visitIntInsn(BIPUSH, PAGE_SHIFT);
+      mv.visitInsn(LUSHR);
+      mv.visitVarInsn(LSTORE, page);
+      mv.visitJumpInsn(GOTO, samePage);
+      mv.visitLabel(noWords);
+      mv.visitLdcInsn(-1L); // no page: the next lane asks again (its load32 may have filled the translation)
+      mv.visitVarInsn(LSTORE, page);
+      mv.visitLabel(samePage);
+      int[] value = new int[g.dwords()];
+      for (int k = 0; k < value.length; k++) value[k] = intLocal();
+      int inPage = intLocal();
+      Label slow = new Label();
+      Label loaded = new Label();
+      mv.visitVarInsn(ALOAD, words);
+      mv.visitJumpInsn(IFNULL, slow);
+      mv.visitVarInsn(LLOAD, address);
+      mv.visitInsn(L2I);
+      push(PAGE_BYTES - 1);
+      mv.visitInsn(IAND);
+      mv.visitInsn(DUP);
+      mv.visitVarInsn(ISTORE, inPage);
+      mv.visitInsn(ICONST_3);
+      mv.visitInsn(IAND);
+      mv.visitJumpInsn(IFNE, slow);
+      if (g.dwords() > 1) {
+        mv.visitVarInsn(ILOAD, inPage);
+        push(PAGE_BYTES - 4 * g.dwords());
+        mv.visitJumpInsn(IF_ICMPGT, slow);
+      }
+      for (int k = 0; k < value.length; k++) {
+        // word (o + 4k) / 8 of the page, its high half when bit 2 of o + 4k is set
+        int at = intLocal();
+        mv.visitVarInsn(ILOAD, inPage);
+        if (k > 0) {
+          push(4 * k);
+          mv.visitInsn(IADD);
+        }
+        mv.visitVarInsn(ISTORE, at);
+        mv.visitVarInsn(ALOAD, words);
+        mv.visitVarInsn(ILOAD, at);
+        mv.visitInsn(ICONST_3);
+        mv.visitInsn(IUSHR);
+        mv.visitInsn(LALOAD);
+        mv.visitVarInsn(ILOAD, at);
+        mv.visitInsn(ICONST_4);
+        mv.visitInsn(IAND);
+        mv.visitInsn(ICONST_3);
+        mv.visitInsn(ISHL);
+        mv.visitInsn(LUSHR);
+        mv.visitInsn(L2I);
+        mv.visitVarInsn(ISTORE, value[k]);
+      }
+      mv.visitJumpInsn(GOTO, loaded);
+      mv.visitLabel(slow);
+      for (int k = 0; k < value.length; k++) {
+        mv.visitVarInsn(ALOAD, MEMORY);
+        mv.visitVarInsn(LLOAD, address);
+        if (k > 0) {
+          mv.visitLdcInsn(4L * k);
+          mv.visitInsn(LADD);
+        }
+        mv.visitMethodInsn(INVOKEINTERFACE, GPU_MEMORY, "load32", "(J)I", true);
+        mv.visitVarInsn(ISTORE, value[k]);
+      }
+      mv.visitLabel(loaded);
+      for (int k = 0; k < value.length; k++) writeVgpr(g.vdst() + k, value[k]);
     }
 
     /** Pushes 0 or 1: the compare of the step's sources (both read before any branch). */

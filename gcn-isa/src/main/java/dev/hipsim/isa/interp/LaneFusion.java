@@ -35,6 +35,7 @@ final class LaneFusion {
   static final int MAX_SCALAR_SLOTS = 32;
   static final int MAX_MASKS = 16;
   static final int MAX_LDS_READS = 16;
+  static final int MAX_GLOBAL_LOADS = 8;
 
   /** Where a step's operand comes from. */
   enum From {
@@ -68,12 +69,39 @@ final class LaneFusion {
   }
 
   /**
-   * One instruction of a run: the operation, its sources (null when absent), its vector destination (-1: none; a
-   * pair when the result is 64-bit) and its lane-mask output (-1: none).
+   * A global load of whole dwords into VGPRs (global_load_dword … dwordx4) in a run: the address VGPR (the low half
+   * of the address pair, or the offset added to an SGPR base), the base (null: none), the immediate offset, the
+   * first destination VGPR and the dwords. Loads read memory that no instruction of a run writes, so lane by lane
+   * is the same as instruction by instruction for them too; a lane that faults sends the run back to its
+   * instructions one by one ({@link FusedRun}), which fault where the hardware does.
    */
-  record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut, LdsRead lds) {
+  record GlobalLoad(int address, dev.hipsim.isa.decode.Operand base, int offset, int vdst, int dwords) {}
+
+  /**
+   * One instruction of a run: the operation, its sources (null when absent; a global load's address, then its
+   * scalar base), its vector destination (-1: none; a pair when the result is 64-bit) and its lane-mask output
+   * (-1: none).
+   */
+  record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut, LdsRead lds, GlobalLoad load) {
     Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut) {
-      this(op, a, b, c, vdst, maskOut, null);
+      this(op, a, b, c, vdst, maskOut, null, null);
+    }
+
+    /** The VGPRs the step writes, from {@code vdst}. */
+    int written() {
+      if (vdst < 0) return 0;
+      if (lds != null) return lds.registers();
+      if (load != null) return load.dwords();
+      return op.shape() == FusibleOp.Shape.SHIFT64 ? 2 : 1;
+    }
+
+    /** The step's VGPR sources, as many as a pair covers for a 64-bit one. */
+    void reads(java.util.BitSet out) {
+      for (Source x : new Source[] {a, b, c}) {
+        if (x == null) continue;
+        if (x.from() == From.VGPR) out.set(x.index());
+        if (x.from() == From.VGPR64) out.set(x.index(), x.index() + 2);
+      }
     }
   }
 
@@ -98,6 +126,34 @@ final class LaneFusion {
       return false;
     }
 
+    /** Whether the run loads from global memory (the only step that can fault). */
+    boolean loadsGlobal() {
+      for (Step s : steps) {
+        if (s.load() != null) return true;
+      }
+      return false;
+    }
+
+    /**
+     * The VGPRs a lane reads before the run writes them, and which the run then writes: what a run that stops
+     * part-way must put back before its instructions run again one by one. (A register the run writes before any
+     * read is computed again from the others.)
+     */
+    int[] overwrittenInputs() {
+      java.util.BitSet written = new java.util.BitSet();
+      java.util.BitSet inputs = new java.util.BitSet();
+      java.util.BitSet read = new java.util.BitSet();
+      for (Step s : steps) {
+        read.clear();
+        s.reads(read);
+        read.andNot(written);
+        inputs.or(read);
+        if (s.written() > 0) written.set(s.vdst(), s.vdst() + s.written());
+      }
+      inputs.and(written);
+      return inputs.stream().toArray();
+    }
+
     /** The run's LDS reads, in order. */
     List<LdsRead> ldsReads() {
       List<LdsRead> reads = new ArrayList<>();
@@ -110,7 +166,8 @@ final class LaneFusion {
 
   /** Whether a run may start with {@code inst}, compiled alone as {@code op}. */
   static boolean mayStart(Instruction inst, Op op) {
-    return fusible(inst) || (op instanceof LdsOps.Read && ((LdsOps.Read) op).fusible() != null);
+    return fusible(inst) || (op instanceof LdsOps.Read && ((LdsOps.Read) op).fusible() != null)
+        || (op instanceof FlatOps.Access && ((FlatOps.Access) op).fusible() != null);
   }
 
   /** Whether {@code inst} may be part of a run at all (before looking at its neighbours). */
@@ -125,8 +182,8 @@ final class LaneFusion {
   }
 
   /**
-   * A run of the shapes kernels start with (address arithmetic with a carry chain, a compare, f32 arithmetic), as
-   * gfx90a machine words: generated and run once by {@link #warmUp}.
+   * A run of the shapes kernels start with (address arithmetic with a carry chain, a compare, a global load, f32
+   * arithmetic), as gfx90a machine words: generated and run once by {@link #warmUp}.
    */
   private static final int[] SAMPLE = {
     0x7D880002, // v_cmp_gt_i32_e32 vcc, s2, v0
@@ -134,6 +191,7 @@ final class LaneFusion {
     0x7E060203, // v_mov_b32_e32 v3, s3
     0x32040002, // v_add_co_u32_e32 v2, vcc, s2, v0
     0x38060303, // v_addc_co_u32_e32 v3, vcc, v3, v1, vcc
+    0xDC508000, 0x077F0002, // global_load_dword v7, v[2:3], off
     0x02040F06, // v_add_f32_e32 v2, v6, v7
   };
 
@@ -146,8 +204,13 @@ final class LaneFusion {
   static void warmUp() {
     if (!WARM.compareAndSet(false, true)) return;
     FusedLanes lanes = LaneCodeGen.generate(samplePlan());
-    lanes.run(new int[Wave.MAX_VGPRS * Wave.LANES], new int[MAX_SCALAR_SLOTS], new long[MAX_MASKS], -1L,
-        dev.hipsim.isa.fp.FpMode.DEFAULT, null);
+    try {
+      // every register and scalar 0: each lane loads from address 0
+      lanes.run(new int[Wave.MAX_VGPRS * Wave.LANES], new int[MAX_SCALAR_SLOTS], new long[MAX_MASKS], -1L,
+          dev.hipsim.isa.fp.FpMode.DEFAULT, null, new dev.hipsim.isa.mem.FlatMemory(0, 64));
+    } catch (dev.hipsim.isa.mem.GpuMemoryFault f) {
+      throw new IllegalStateException("the warm-up's load faulted: " + f.getMessage(), f);
+    }
   }
 
   /** The plan of {@link #SAMPLE}. */
@@ -182,6 +245,7 @@ final class LaneFusion {
     private final List<Src> maskInputs = new ArrayList<>();
     private final List<Dst> maskOutputs = new ArrayList<>();
     private int ldsReads;
+    private int globalLoads;
     /** The VGPRs earlier instructions of the run write. */
     private final java.util.BitSet written = new java.util.BitSet(Wave.MAX_VGPRS);
     /** The step that last wrote each scalar register as a lane mask, or -1. */
@@ -209,6 +273,8 @@ final class LaneFusion {
       }
       LdsRead read = op instanceof LdsOps.Read ? ((LdsOps.Read) op).fusible() : null;
       if (read != null) return addLdsRead(inst, read);
+      GlobalLoad load = op instanceof FlatOps.Access ? ((FlatOps.Access) op).fusible() : null;
+      if (load != null) return addGlobalLoad(inst, load);
       if (!fusible(inst)) return false;
       FusibleOp f = FusibleOp.of(inst.operation());
       ValuSpec spec = ValuTable.get(inst.operation());
@@ -274,9 +340,28 @@ final class LaneFusion {
       }
       ldsReads++;
       steps.add(new Step(FusibleOp.LDS_READ, new Source(From.VGPR, read.address()), null, null, read.vdst(), -1,
-          read));
+          read, null));
       instructions.add(inst);
       written.set(read.vdst(), read.vdst() + read.registers());
+      return true;
+    }
+
+    private boolean addGlobalLoad(Instruction inst, GlobalLoad load) {
+      int addressRegisters = load.base() == null ? 2 : 1;
+      if (globalLoads >= MAX_GLOBAL_LOADS || load.vdst() + load.dwords() > Wave.MAX_VGPRS / 2
+          || load.address() + addressRegisters > Wave.MAX_VGPRS / 2) {
+        return false;
+      }
+      Source base = null;
+      if (load.base() != null) {
+        base = source(load.base(), 64);
+        if (base == null || base.from() != From.SCALAR64) return false;
+      }
+      globalLoads++;
+      Source address = new Source(load.base() == null ? From.VGPR64 : From.VGPR, load.address());
+      steps.add(new Step(FusibleOp.GLOBAL_LOAD, address, base, null, load.vdst(), -1, null, load));
+      instructions.add(inst);
+      written.set(load.vdst(), load.vdst() + load.dwords());
       return true;
     }
 

@@ -64,6 +64,17 @@ public interface GpuMemory {
     }
   }
 
+  /**
+   * The page of 4 KiB holding {@code address}, as its 512 little-endian 64-bit words (byte {@code b} of the page is
+   * byte {@code b & 7} of word {@code b >>> 3}), when plain loads may read it there: readable RAM whose translation
+   * is at hand. Null otherwise, and then a caller loads through {@link #load32} and its kin, which translate, fault
+   * or reach what is not plain RAM. Generated code reads a run of lanes' loads from the words without a call per
+   * lane. The default is null: a memory that watches or counts its loads sees every one.
+   */
+  default long[] readableWords(long address) {
+    return null;
+  }
+
   /** A 32-bit atomic read-modify-write at a 4-byte aligned address; returns the old value. */
   int atomic32(AtomicOp op, long address, int value, int compare) throws GpuMemoryFault;
 

@@ -32,6 +32,15 @@ class LaneFusionProperties {
   private static final int[] MASK_REGS = {106, 20, 22, 24};
   /** v8-v11: LDS addresses. */
   private static final int ADDRESS_REGS = 8;
+  /** Global memory for the loads: 16 pages from here ({@link WordPagesMemory}). */
+  private static final long DATA = 0x2_0000_0000L;
+  private static final int DATA_PAGES = 16;
+  /** v[12:13], v[14:15]: global addresses; v16, v17: offsets from the base in s[30:31]. */
+  private static final int GLOBAL_PAIRS = 12;
+  private static final int GLOBAL_OFFSETS = 16;
+  private static final int GLOBAL_BASE = 30;
+  private static final Operation[] GLOBAL_LOADS = {Operation.GLOBAL_LOAD_DWORD, Operation.GLOBAL_LOAD_DWORDX2,
+      Operation.GLOBAL_LOAD_DWORDX3, Operation.GLOBAL_LOAD_DWORDX4, Operation.GLOBAL_LOAD_UBYTE};
   private static final Operation[] LDS_READS = {Operation.DS_READ_B32, Operation.DS_READ_B64, Operation.DS_READ_B96,
       Operation.DS_READ_B128, Operation.DS_READ2_B32, Operation.DS_READ2ST64_B32, Operation.DS_READ2_B64,
       Operation.DS_READ2ST64_B64};
@@ -50,19 +59,27 @@ class LaneFusionProperties {
     Machine fused = machine(t, state, code);
     Machine single = machine(t, state, code);
     CodeCache fusing = new CodeCache(t, true, 0);
-    String fusedFault = run(fused, fusing);
-    String singleFault = run(single, new CodeCache(t, false));
+    String fusedFault = run(fused, fusing, state);
+    String singleFault = run(single, new CodeCache(t, false), state);
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
     Statistics.label("fused").collect(page[CodeCache.slot(CODE)] instanceof FusedRun);
     boolean lds = false;
-    for (Op op : page) lds |= op instanceof FusedRun && ((FusedRun) op).readsLds();
+    boolean global = false;
+    for (Op op : page) {
+      lds |= op instanceof FusedRun && ((FusedRun) op).readsLds();
+      global |= op instanceof FusedRun && ((FusedRun) op).loadsGlobal();
+    }
     Statistics.label("LDS read in a run").collect(lds);
     Statistics.label("LDS read in a run").coverage(c -> c.check(true).percentage(p -> p > 20));
+    Statistics.label("global load in a run").collect(global);
+    Statistics.label("global load in a run").coverage(c -> c.check(true).percentage(p -> p > 20));
     // Most sequences must start with a fused run, or the property would test the unfused path against itself.
     Statistics.label("fused").coverage(c -> c.check(true).percentage(p -> p > 40));
     String listing = listing(single, code);
     assertThat(fusedFault).as(listing).isEqualTo(singleFault);
     Statistics.label("fault").collect(singleFault != null);
+    Statistics.label("fault").coverage(c -> c.check(true).percentage(p -> p > 3));
+    Statistics.label("fault").coverage(c -> c.check(false).percentage(p -> p > 50));
     if (singleFault != null) return; // a device error ends the dispatch: what the registers hold after is moot
     assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
@@ -83,7 +100,7 @@ class LaneFusionProperties {
       m.w.gprIdxMask = indexed;
       m.w.s[Wave.M0] = 3;
     }
-    assertThat(run(fused, new CodeCache(t, true, 0))).isEqualTo(run(single, new CodeCache(t, false)));
+    assertThat(run(fused, new CodeCache(t, true, 0), seed)).isEqualTo(run(single, new CodeCache(t, false), seed));
     assertThat(fused.w.v).as(listing(single, code)).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing(single, code)).isEqualTo(single.w.s);
   }
@@ -141,8 +158,8 @@ class LaneFusionProperties {
     for (int time = 1; time <= 4; time++) {
       Machine m = machine(t, time, code);
       Machine single = machine(t, time, code);
-      run(m, cache);
-      run(single, new CodeCache(t, false));
+      run(m, cache, time);
+      run(single, new CodeCache(t, false), time);
       assertThat(m.w.v).isEqualTo(single.w.v);
       Op slot = cache.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)];
       assertThat(slot).as("after run " + time).isInstanceOf(time < 3 ? PendingRun.class : FusedRun.class);
@@ -151,18 +168,56 @@ class LaneFusionProperties {
     }
   }
 
-  /** The warm-up's sample (CodeCache.prepareFusion) is one run of its six instructions and its code runs. */
+  /** The warm-up's sample (CodeCache.prepareFusion) is one run of its seven instructions and its code runs. */
   @Test
-  void theWarmUpSampleIsOneRunWhoseCodeRuns() {
+  void theWarmUpSampleIsOneRunWhoseCodeRuns() throws Exception {
     LaneFusion.Plan plan = LaneFusion.samplePlan();
-    assertThat(plan.steps()).hasSize(6);
+    assertThat(plan.steps()).hasSize(7);
     assertThat(plan.floats()).isTrue();
+    assertThat(plan.loadsGlobal()).isTrue();
     int[] v = new int[Wave.MAX_VGPRS * Wave.LANES];
     long[] masks = new long[LaneFusion.MAX_MASKS];
     int[] scalars = new int[LaneFusion.MAX_SCALAR_SLOTS];
-    scalars[0] = 5; // s2, the compare's first source; v0 is 0 in every lane
-    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null);
-    assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 5, v0 (0): every lane").isEqualTo(-1L);
+    scalars[0] = 8; // s2, the compare's first source; v0 is 0 in every lane
+    scalars[3] = 8; // s2 again, the low half of the load's address
+    dev.hipsim.isa.mem.FlatMemory memory = new dev.hipsim.isa.mem.FlatMemory(0, 64);
+    memory.store32(8, 0x1234_5678);
+    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null, memory);
+    assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 8, v0 (0): every lane").isEqualTo(-1L);
+    assertThat(v[7 * Wave.LANES + 63]).as("global_load_dword v7, v[2:3]: from 8 + 0").isEqualTo(0x1234_5678);
+  }
+
+  /**
+   * A load that faults in a lane part-way through a run: the address register the earlier lanes overwrote is put
+   * back, so that the instructions one by one fault at the same instruction, lane and address. (The registers the
+   * run only writes are left as the lanes before the fault made them: a memory fault ends the dispatch, and the
+   * debugger, the one observer of a faulted wave, runs instructions one by one.)
+   */
+  @Test
+  void aLoadThatFaultsPartWayReportsItsInstructionAndLane() throws Exception {
+    Target t = Target.GFX90A;
+    List<Enc> code = List.of(
+        Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(12).src0(128 + 4).src1(256 + 12), // v12 += 4: read, then written
+        Enc.of(t, Format.GLOBAL, Operation.GLOBAL_LOAD_DWORD).vdst(0).flat(12, 0, 0x7f, 0),
+        Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(1).src0(256).src1(256));
+    String[] faults = new String[2];
+    Machine[] machines = new Machine[2];
+    for (int i = 0; i < 2; i++) {
+      Machine m = machine(t, 3, code);
+      m.w.setExec(-1L);
+      for (int l = 0; l < Wave.LANES; l++) {
+        m.setV(12, l, (int) DATA + 4 * l + (l == 40 ? 16 * 4096 : 0)); // lane 40 past the last page
+        m.setV(13, l, (int) (DATA >>> 32));
+      }
+      machines[i] = m;
+      faults[i] = run(m, new CodeCache(t, i == 0, 0), 3);
+    }
+    assertThat(faults[0]).isNotNull().isEqualTo(faults[1]).contains("lane 40").contains("global_load_dword")
+        .contains(String.format("0x%x", DATA + 16 * 4096 + 4 * 40 + 4));
+    for (int l = 0; l < Wave.LANES; l++) {
+      assertThat(machines[0].v(12, l)).as("v12, lane " + l).isEqualTo(machines[1].v(12, l));
+    }
+    assertThat(machines[0].w.pc).isEqualTo(machines[1].w.pc);
   }
 
   private static Machine machine(Target t, long seed, List<Enc> code) throws Exception {
@@ -191,6 +246,23 @@ class LaneFusionProperties {
         m.setV(reg, l, a);
       }
     }
+    // v[12:13], v[14:15]: global addresses, v16, v17: offsets from s[30:31], mostly aligned and in mapped pages
+    // (with room for the loads' offsets, up to 128 bytes either way, and 16 bytes)
+    m.w.setS64(GLOBAL_BASE, DATA);
+    int mappedDwords = (DATA_PAGES - 1) * 1024;
+    for (int pair = 0; pair < 2; pair++) {
+      int kind = r.nextInt(8);
+      int start = 128 + 4 * r.nextInt(mappedDwords - 64 - 80);
+      for (int l = 0; l < Wave.LANES; l++) {
+        int offset = kind < 5 ? start + 4 * l : 128 + 4 * r.nextInt(mappedDwords - 80);
+        if (kind == 5 && r.nextInt(8) == 0) offset += 1 + r.nextInt(3); // misaligned lanes
+        if (kind == 6 && r.nextInt(8) == 0) offset = 4096 * (1 + r.nextInt(DATA_PAGES - 2)) - 4; // across pages
+        if (kind == 7 && r.nextInt(16) == 0) offset = (DATA_PAGES - 1) * 4096 + r.nextInt(8192); // unmapped
+        m.setV(GLOBAL_PAIRS + 2 * pair, l, (int) (DATA + offset));
+        m.setV(GLOBAL_PAIRS + 2 * pair + 1, l, (int) ((DATA + offset) >>> 32));
+        m.setV(GLOBAL_OFFSETS + pair, l, offset);
+      }
+    }
     long at = CODE;
     for (Enc e : code) {
       byte[] b = e.bytes();
@@ -203,10 +275,26 @@ class LaneFusionProperties {
     return m;
   }
 
-  /** Runs the code to its end; returns the device error's message, or null. */
-  private static String run(Machine m, CodeCache cache) throws Exception {
+  /**
+   * The machine's memory with the global data of {@code seed} at DATA: pages mostly cached, some that take the
+   * load32 path, the last one unmapped.
+   */
+  private static WordPagesMemory memory(Machine m, long seed) throws Exception {
+    Random r = new Random(seed ^ 0x5eed);
+    int[] kind = new int[DATA_PAGES];
+    for (int p = 0; p < DATA_PAGES - 1; p++) kind[p] = r.nextInt(3) == 0 ? 1 : 2;
+    WordPagesMemory memory = new WordPagesMemory(m.memory, DATA, kind);
+    for (int p = 0; p < DATA_PAGES; p++) {
+      if (kind[p] == 0) continue;
+      for (int i = 0; i < 512; i++) memory.store64(DATA + 4096L * p + 8L * i, r.nextLong());
+    }
+    return memory;
+  }
+
+  /** Runs the code to its end with the global data of {@code seed}; returns the device error's message, or null. */
+  private static String run(Machine m, CodeCache cache, long seed) throws Exception {
     try {
-      new Interpreter(cache, m.memory, m.launch).run(m.w, 1000);
+      new Interpreter(cache, memory(m, seed), m.launch).run(m.w, 1000);
     } catch (dev.hipsim.isa.dispatch.WaveFault f) {
       return f.getMessage();
     }
@@ -237,6 +325,10 @@ class LaneFusionProperties {
       }
       if (r.nextInt(5) == 0) {
         out.add(ldsRead(t, r));
+        continue;
+      }
+      if (r.nextInt(5) == 0) {
+        out.add(globalLoad(t, r));
         continue;
       }
       Operation op = ops.get(r.nextInt(ops.size()));
@@ -284,6 +376,37 @@ class LaneFusionProperties {
       return e.ds(addr, 0, 0, r.nextInt(st64 ? 2 : 16), r.nextInt(st64 ? 2 : 16));
     }
     return e.ds(addr, 0, 0, 0, 0).dsOffset(r.nextInt(8) == 0 ? r.nextInt(256) : 4 * r.nextInt(32));
+  }
+
+  /**
+   * A global load, mostly of dwords (a byte load, which does not fuse, now and then): its address from v[12:13] or
+   * v[14:15], or from v16 or v17 and the base in s[30:31], now and then from v0-v7 (which mostly faults) or from a
+   * mask register as the base (which a run cannot read as a scalar once it wrote it); its destination among
+   * v0-v7, its offset mostly dword-aligned.
+   */
+  private static Enc globalLoad(Target t, Random r) {
+    Operation op = GLOBAL_LOADS[r.nextInt(GLOBAL_LOADS.length)];
+    String n = op.name();
+    int dwords = n.endsWith("X4") ? 4 : n.endsWith("X3") ? 3 : n.endsWith("X2") ? 2 : 1;
+    int vdst = r.nextInt(VGPRS - dwords + 1);
+    int offset = r.nextInt(4) == 0 ? 0 : r.nextInt(10) == 0 ? r.nextInt(64) - 32 : 4 * (r.nextInt(64) - 32);
+    int k = r.nextInt(24);
+    int addr;
+    int saddr;
+    if (k < 11) {
+      addr = GLOBAL_PAIRS + 2 * r.nextInt(2);
+      saddr = 0x7f;
+    } else if (k < 22) {
+      addr = GLOBAL_OFFSETS + r.nextInt(2);
+      saddr = GLOBAL_BASE;
+    } else if (k < 23) {
+      addr = 2 * r.nextInt(VGPRS / 2);
+      saddr = 0x7f;
+    } else {
+      addr = GLOBAL_OFFSETS + r.nextInt(2);
+      saddr = MASK_REGS[1 + r.nextInt(MASK_REGS.length - 1)];
+    }
+    return Enc.of(t, Format.GLOBAL, op).vdst(vdst).flat(addr, 0, saddr, offset);
   }
 
   /** A source: mostly VGPRs, sometimes the mask registers (as scalars), SGPRs or inline constants. */

@@ -288,6 +288,11 @@ public final class GpuVm implements GpuMemory {
   }
 
   @Override
+  public long[] readableWords(long address) {
+    return cachedWords(address >>> Pte.PAGE_SHIFT, false);
+  }
+
+  @Override
   public void loadLanes32(long[] address, long lanes, int dwords, int[] out) throws GpuMemoryFault {
     if (lanes == -1L && loadOnePage(address, dwords, out)) return;
     long vpn = -1;
