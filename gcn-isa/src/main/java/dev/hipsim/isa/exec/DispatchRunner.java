@@ -163,35 +163,48 @@ public final class DispatchRunner {
     }
 
     private void loop() throws DispatchException {
-      DispatchGeometry geo = launch.geometry();
-      long total = geo.workgroupCount();
+      long total = launch.geometry().workgroupCount();
+      // The loop's body is a method of its own: this frame runs for the whole dispatch, and the JVM compiles a
+      // method it has entered often, while a loop already running stays in the bytecode interpreter until its
+      // back edges reach the (much higher) on-stack-replacement threshold, which a dispatch of a few thousand
+      // workgroups never did: the whole of a cold dispatch ran this loop interpreted.
       boolean admitMore = true;
       while (!stop) {
-        if (admitMore && resident.size() < residentPerUnit) {
-          long index = nextWorkgroup.getAndIncrement();
-          if (index < total) admit(index);
-        }
-        if (resident.isEmpty()) return;
-        boolean progress = false;
-        for (int r = 0; r < resident.size() && !stop; r++) {
-          Workgroup g = resident.get(r);
-          progress |= step(g);
-          if (g.finished()) {
-            retire(g);
-            resident.remove(r--);
-            progress = true;
-          }
-        }
-        // Admit another workgroup only when nothing resident can move on by itself.
-        admitMore = !progress || resident.isEmpty();
-        if (uncounted >= COUNT_FLUSH) {
-          instructions.addAndGet(uncounted);
-          uncounted = 0;
-          checkWatchdog();
-        } else if (!progress) {
-          checkWatchdog(); // every wave waits: only the time limit can end a wait that never ends
+        int state = round(total, admitMore);
+        if (state < 0) return;
+        admitMore = state == 1;
+      }
+    }
+
+    /**
+     * One round of the compute unit: admits a workgroup when it may, then gives each resident workgroup a quantum.
+     * Returns -1 when nothing is left to run, else 1 when the next round may admit another workgroup, 0 when not.
+     */
+    private int round(long total, boolean admitMore) throws DispatchException {
+      if (admitMore && resident.size() < residentPerUnit) {
+        long index = nextWorkgroup.getAndIncrement();
+        if (index < total) admit(index);
+      }
+      if (resident.isEmpty()) return -1;
+      boolean progress = false;
+      for (int r = 0; r < resident.size() && !stop; r++) {
+        Workgroup g = resident.get(r);
+        progress |= step(g);
+        if (g.finished()) {
+          retire(g);
+          resident.remove(r--);
+          progress = true;
         }
       }
+      if (uncounted >= COUNT_FLUSH) {
+        instructions.addAndGet(uncounted);
+        uncounted = 0;
+        checkWatchdog();
+      } else if (!progress) {
+        checkWatchdog(); // every wave waits: only the time limit can end a wait that never ends
+      }
+      // Admit another workgroup only when nothing resident can move on by itself.
+      return !progress || resident.isEmpty() ? 1 : 0;
     }
 
     /** Gives every runnable wave of {@code g} one quantum; returns whether any wave did more than wait. */
