@@ -70,6 +70,36 @@ final class LdsOps {
       this.dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
     }
 
+    /** The byte offset of the (first) address: OFFSET, or OFFSET0 of a two-address form. */
+    long firstOffset() {
+      return two ? pairOffset0 : offset0;
+    }
+
+    /**
+     * For an access by every lane of the wave: each lane's LDS word index (its address, before the offsets,
+     * divided by four) in {@code word}, and true when every address and offset is dword-aligned and every dword
+     * the access reaches lies inside the workgroup's LDS. False otherwise; the lane paths then handle the access
+     * and report the lane. Plain int arithmetic, which C1 compiles as well as C2 does: the highest address as an
+     * unsigned int is the maximum of the addresses with their sign bit flipped.
+     */
+    boolean wordIndices(Wave w, Lds lds, int[] word) {
+      int[] v = w.v;
+      int ab = addr.vectorBase(w);
+      long o0 = firstOffset();
+      long o1 = pairOffset1;
+      long last = (long) lds.size() - 4L * dwords;
+      int misaligned = (int) (o0 | o1);
+      int highestFlipped = Integer.MIN_VALUE;
+      for (int l = 0; l < Wave.LANES; l++) {
+        int a = v[ab + l];
+        word[l] = a >>> 2;
+        misaligned |= a;
+        highestFlipped = Math.max(highestFlipped, a ^ Integer.MIN_VALUE);
+      }
+      long highest = (highestFlipped ^ Integer.MIN_VALUE) & 0xffff_ffffL;
+      return (misaligned & 3) == 0 && highest + Math.max(o0, o1) <= last;
+    }
+
     int at(Wave w, Ctx cx, int lane, long offset, int bytes) throws DispatchException {
       long a = (w.v[addr.vectorBase(w) + lane] & 0xffff_ffffL) + offset;
       Lds lds = w.group.lds();
@@ -164,26 +194,9 @@ final class LdsOps {
      */
     private boolean wholeWave(Wave w, Ctx cx, Lds lds, int base, int[] v) {
       int[] words = lds.wordsIfPlain();
-      if (words == null) return false;
-      int ab = addr.vectorBase(w);
-      long o0 = two ? pairOffset0 : offset0;
-      long o1 = pairOffset1;
-      long last = (long) lds.size() - 4L * dwords;
-      // Word indices as ints, and the highest address as an unsigned int (the maximum of the addresses with their
-      // sign bit flipped): plain int arithmetic, which C1 compiles as well as C2 does.
-      int[] word = cx.a;
-      int misaligned = (int) (o0 | o1);
-      int highestFlipped = Integer.MIN_VALUE;
-      for (int l = 0; l < Wave.LANES; l++) {
-        int a = v[ab + l];
-        word[l] = a >>> 2;
-        misaligned |= a;
-        highestFlipped = Math.max(highestFlipped, a ^ Integer.MIN_VALUE);
-      }
-      long highest = (highestFlipped ^ Integer.MIN_VALUE) & 0xffff_ffffL;
-      if ((misaligned & 3) != 0 || highest + Math.max(o0, o1) > last) return false;
-      gather(words, word, (int) (o0 >>> 2), v, base);
-      if (two) gather(words, word, (int) (o1 >>> 2), v, base + dwords * Wave.LANES);
+      if (words == null || !wordIndices(w, lds, cx.a)) return false;
+      gather(words, cx.a, (int) (firstOffset() >>> 2), v, base);
+      if (two) gather(words, cx.a, (int) (pairOffset1 >>> 2), v, base + dwords * Wave.LANES);
       w.pc += size;
       return true;
     }
@@ -302,6 +315,7 @@ final class LdsOps {
 
     /** ds_write_b32 … ds_write_b128 with the per-lane work reduced to the address, the bound test and the stores. */
     private void writeDwords(Wave w, Ctx cx, Lds lds) throws DispatchException {
+      if (w.exec() == -1L && wholeWave(w, cx, lds)) return;
       int[] v = w.v;
       int ab = addr.vectorBase(w);
       int db = data0.vectorBase(w);
@@ -314,8 +328,40 @@ final class LdsOps {
       w.pc += size;
     }
 
+    /**
+     * A dword write by every lane of the wave, each address aligned and inside the LDS ({@link #wordIndices}), to
+     * LDS words that nothing watches: the word indices first, then plain stores, lane by lane in increasing order
+     * as the lane paths go (where lanes write the same word the highest lane's data stays, and a two-address form
+     * writes a lane's first element before its second). Returns false, having done nothing, in every other case.
+     */
+    private boolean wholeWave(Wave w, Ctx cx, Lds lds) {
+      int[] words = lds.wordsIfPlain();
+      int[] word = cx.a;
+      if (words == null || !wordIndices(w, lds, word)) return false;
+      int[] v = w.v;
+      int d0 = data0.vectorBase(w);
+      int first = (int) (firstOffset() >>> 2);
+      if (!two && dwords == 1) {
+        for (int l = 0; l < Wave.LANES; l++) words[word[l] + first] = v[d0 + l];
+      } else {
+        int d1 = two ? data1.vectorBase(w) : 0;
+        int second = (int) (pairOffset1 >>> 2);
+        for (int l = 0; l < Wave.LANES; l++) {
+          int x = word[l] + first;
+          for (int k = 0; k < dwords; k++) words[x + k] = v[d0 + k * Wave.LANES + l];
+          if (two) {
+            int y = word[l] + second;
+            for (int k = 0; k < dwords; k++) words[y + k] = v[d1 + k * Wave.LANES + l];
+          }
+        }
+      }
+      w.pc += size;
+      return true;
+    }
+
     /** ds_write2(st64)_b32/b64 with a lane's two addresses tested together (see {@link Read#readPairs}). */
     private void writePairs(Wave w, Ctx cx, Lds lds) throws DispatchException {
+      if (w.exec() == -1L && wholeWave(w, cx, lds)) return;
       int[] v = w.v;
       int ab = addr.vectorBase(w);
       int d0 = data0.vectorBase(w);
