@@ -32,6 +32,9 @@ public final class Ctx {
   final int[] fusedScalars = new int[LaneFusion.MAX_SCALAR_SLOTS];
   final long[] fusedMasks = new long[LaneFusion.MAX_MASKS];
   private int[] fusedSaved;
+  /** A fused run's stores, made after its lane loop: each store's lane addresses, and their dwords. */
+  final long[][] fusedStoreAddresses = new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES];
+  final int[] fusedStoreData = new int[LaneFusion.MAX_GLOBAL_STORES * 4 * Wave.LANES];
 
   /**
    * Room for the registers a fused run that loads saves before it runs ({@link FusedRun}): every VGPR a run can

@@ -74,6 +74,19 @@ final class FlatOps {
     }
 
     /**
+     * This instruction as the store that ends a fused run ({@link LaneFusion}): a global store of whole dwords
+     * from VGPRs, addressed as {@link #fusible} loads are. Null for every other form.
+     */
+    LaneFusion.GlobalStore fusibleStore() {
+      if (segment != GLOBAL || access.kind() != MemoryAccess.Kind.STORE || !dwordVector || data.kind != Src.VGPR
+          || addr == null || addr.kind != Src.VGPR || (saddr != null && saddr.kind != Src.SGPR)) {
+        return null;
+      }
+      return new LaneFusion.GlobalStore(instruction, addr.index,
+          saddr == null ? null : instruction.operand(Slot.SADDR), offset, data.index, access.dwords());
+    }
+
+    /**
      * This instruction as a step of a fused run ({@link LaneFusion}): a global load of whole dwords into VGPRs,
      * addressed by a VGPR pair or by an SGPR base and a VGPR offset. Null for every other form.
      */
@@ -185,7 +198,7 @@ final class FlatOps {
     }
 
     /** The first lane whose access covers {@code faultAddress}: the one the lane-ordered accesses stopped at. */
-    private static int faultingLane(long exec, long[] address, long bytes, long faultAddress) {
+    static int faultingLane(long exec, long[] address, long bytes, long faultAddress) {
       for (long m = exec; m != 0; m &= m - 1) {
         int l = Long.numberOfTrailingZeros(m);
         if (faultAddress - address[l] >= 0 && faultAddress - address[l] < bytes) return l;

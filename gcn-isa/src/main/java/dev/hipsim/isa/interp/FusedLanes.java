@@ -19,9 +19,12 @@ interface FusedLanes {
    * @param mode the wave's MODE register (the f32 operations' special cases read it)
    * @param lds the workgroup's LDS dwords, every address the run reads checked (null when it reads none)
    * @param memory the global memory the run's loads read
+   * @param storeAddresses out: for the run's store {@code k}, lane {@code l}'s address in {@code [k][l]}
+   * @param storeData out: for the run's store {@code k}, lane {@code l}'s dword {@code j} at {@code (4k + j) * 64 +
+   *     l}
    * @throws GpuMemoryFault when a lane's global load faults; the lanes before it have run the whole run, and the
    *     lane itself the instructions before the load
    */
-  void run(int[] v, int[] scalars, long[] masks, long exec, int mode, int[] lds, GpuMemory memory)
-      throws GpuMemoryFault;
+  void run(int[] v, int[] scalars, long[] masks, long exec, int mode, int[] lds, GpuMemory memory,
+      long[][] storeAddresses, int[] storeData) throws GpuMemoryFault;
 }

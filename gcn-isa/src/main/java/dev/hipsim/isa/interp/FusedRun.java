@@ -33,6 +33,8 @@ final class FusedRun extends Op {
    * LaneFusion.Plan#overwrittenInputs}); null when nothing in the run can fault.
    */
   private final int[] overwrittenInputs;
+  /** The run's stores, made after its lane loop. */
+  private final LaneFusion.GlobalStore[] stores;
 
   private FusedRun(Op[] parts, int size, int[] mix, FusedLanes lanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
@@ -45,6 +47,7 @@ final class FusedRun extends Op {
     this.maskOutputs = plan.maskOutputs().toArray(new Dst[0]);
     this.floats = plan.floats();
     this.overwrittenInputs = plan.loadsGlobal() ? plan.overwrittenInputs() : null;
+    this.stores = plan.stores().toArray(new LaneFusion.GlobalStore[0]);
     // One bound and alignment check per address register: the reads from one register differ only in offsets.
     java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
     for (LaneFusion.LdsRead r : plan.ldsReads()) {
@@ -154,7 +157,7 @@ final class FusedRun extends Op {
       System.arraycopy(v, overwrittenInputs[i] * Wave.LANES, saved, i * Wave.LANES, Wave.LANES);
     }
     try {
-      lanes.run(v, s, m, w.exec(), w.mode, words, cx.memory);
+      lanes.run(v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses, cx.fusedStoreData);
       return true;
     } catch (GpuMemoryFault f) {
       for (int i = 0; i < overwrittenInputs.length; i++) {
@@ -163,6 +166,30 @@ final class FusedRun extends Op {
       for (Op p : parts) p.execute(w, cx);
       return false;
     }
+  }
+
+  /**
+   * The run's stores, one instruction after the other over all lanes, as {@link FlatOps} makes them: from the
+   * addresses and dwords the lane loop computed. A fault names the store's instruction and the first lane it
+   * stopped at.
+   */
+  private void store(Wave w, Ctx cx) throws DispatchException {
+    long exec = w.exec();
+    for (int k = 0; k < stores.length; k++) {
+      LaneFusion.GlobalStore st = stores[k];
+      long[] address = cx.fusedStoreAddresses[k];
+      try {
+        cx.memory.storeLanes32(address, exec, st.dwords(), cx.fusedStoreData, 4 * k * Wave.LANES);
+      } catch (GpuMemoryFault f) {
+        throw Faults.memory(w, cx, st.instruction(),
+            FlatOps.Access.faultingLane(exec, address, 4L * st.dwords(), f.address()), f);
+      }
+    }
+  }
+
+  /** Whether the run stores to global memory (for tests). */
+  boolean storesGlobal() {
+    return stores.length > 0;
   }
 
   /** Whether the run loads from global memory (for tests). */
@@ -207,7 +234,7 @@ final class FusedRun extends Op {
     for (int i = 0; i < maskInputs.length; i++) m[i] = maskInputs[i].scalarRaw64(w, cx);
     if (overwrittenInputs == null) {
       try {
-        lanes.run(w.v, s, m, w.exec(), w.mode, words, cx.memory);
+        lanes.run(w.v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses, cx.fusedStoreData);
       } catch (GpuMemoryFault f) {
         throw new IllegalStateException("a fused run without loads faulted: " + f.getMessage(), f);
       }
@@ -216,6 +243,7 @@ final class FusedRun extends Op {
     }
     int base = maskInputs.length;
     for (int i = 0; i < maskOutputs.length; i++) maskOutputs[i].writeScalar64(w, m[base + i]);
+    if (stores.length > 0) store(w, cx);
     w.pc += size;
   }
 }

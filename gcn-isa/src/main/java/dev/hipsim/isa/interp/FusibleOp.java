@@ -55,7 +55,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
     /** Dwords read from the workgroup's LDS ({@link LaneFusion.LdsRead}). */
     LDS_READ,
     /** Dwords loaded from global memory ({@link LaneFusion.GlobalLoad}). */
-    GLOBAL_LOAD;
+    GLOBAL_LOAD,
+    /** A lane's address and dwords for a global store made after the lane loop ({@link LaneFusion.GlobalStore}). */
+    GLOBAL_STORE;
 
     /** An f32 operation: fused only in the default float mode. */
     boolean isFloat() {
@@ -85,6 +87,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
 
   /** The step of a global load (FlatOps decides which loads qualify). */
   static final FusibleOp GLOBAL_LOAD = shape(Shape.GLOBAL_LOAD);
+
+  /** The step of a global store (FlatOps decides which stores qualify). */
+  static final FusibleOp GLOBAL_STORE = shape(Shape.GLOBAL_STORE);
 
   /** The fused form of {@code op}, or null when it is not fused. */
   static FusibleOp of(Operation op) {

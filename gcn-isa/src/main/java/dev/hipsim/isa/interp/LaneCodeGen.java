@@ -38,7 +38,9 @@ final class LaneCodeGen {
   private static final int MODE = 6;
   private static final int LDS = 7;
   private static final int MEMORY = 8;
-  private static final int FIRST_FREE = 9;
+  private static final int STORE_ADDRESSES = 9;
+  private static final int STORE_DATA = 10;
+  private static final int FIRST_FREE = 11;
   private static final String GPU_MEMORY = "dev/hipsim/isa/mem/GpuMemory";
   /** The page of global memory generated code reads from words: 4 KiB, 512 longs ({@link
    * dev.hipsim.isa.mem.GpuMemory#readableWords}). */
@@ -74,7 +76,7 @@ final class LaneCodeGen {
     init.visitInsn(RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
-    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[IL" + GPU_MEMORY + ";)V", null,
+    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[IL" + GPU_MEMORY + ";[[J[I)V", null,
         new String[] {"dev/hipsim/isa/mem/GpuMemoryFault"});
     mv.visitCode();
     new Body(mv, plan).emit();
@@ -104,6 +106,9 @@ final class LaneCodeGen {
      */
     private final int[] pageNumber;
     private final int[] pageWords;
+    /** For each global store step, the local holding its array of lane addresses, and its index among stores. */
+    private final int[] storeAddressLocal;
+    private final int[] storeIndex;
     private int lane;
 
     Body(MethodVisitor mv, LaneFusion.Plan plan) {
@@ -115,6 +120,8 @@ final class LaneCodeGen {
       this.stepBit = new int[plan.steps().size()];
       this.pageNumber = new int[plan.steps().size()];
       this.pageWords = new int[plan.steps().size()];
+      this.storeAddressLocal = new int[plan.steps().size()];
+      this.storeIndex = new int[plan.steps().size()];
       Arrays.fill(regLocal, -1);
       Arrays.fill(stepBit, -1);
     }
@@ -226,6 +233,16 @@ final class LaneCodeGen {
         mv.visitInsn(LCONST_0);
         mv.visitVarInsn(LSTORE, maskOutLocal[k]);
       }
+      int stores = 0;
+      for (int i = 0; i < plan.steps().size(); i++) {
+        if (plan.steps().get(i).store() == null) continue;
+        storeIndex[i] = stores;
+        storeAddressLocal[i] = intLocal();
+        mv.visitVarInsn(ALOAD, STORE_ADDRESSES);
+        push(stores++);
+        mv.visitInsn(AALOAD);
+        mv.visitVarInsn(ASTORE, storeAddressLocal[i]);
+      }
       for (int i = 0; i < plan.steps().size(); i++) {
         if (plan.steps().get(i).load() == null) continue;
         pageNumber[i] = longLocal();
@@ -323,6 +340,9 @@ final class LaneCodeGen {
           break;
         case GLOBAL_LOAD:
           globalLoad(index, s);
+          break;
+        case GLOBAL_STORE:
+          globalStore(index, s);
           break;
         case COMPARE:
           compare(f, s);
@@ -425,18 +445,7 @@ final class LaneCodeGen {
     private void globalLoad(int index, LaneFusion.Step s) {
       LaneFusion.GlobalLoad g = s.load();
       int address = longLocal();
-      if (g.base() == null) {
-        pushLong(s.a());
-      } else {
-        pushLong(s.b());
-        pushInt(s.a());
-        zeroExtend();
-        mv.visitInsn(LADD);
-      }
-      if (g.offset() != 0) {
-        mv.visitLdcInsn((long) g.offset());
-        mv.visitInsn(LADD);
-      }
+      pushAddress(s, g.base() != null, g.offset());
       mv.visitVarInsn(LSTORE, address);
       int page = pageNumber[index];
       int words = pageWords[index];
@@ -522,6 +531,45 @@ final class LaneCodeGen {
       }
       mv.visitLabel(loaded);
       for (int k = 0; k < value.length; k++) writeVgpr(g.vdst() + k, value[k]);
+    }
+
+    /**
+     * Pushes a global access's address: the VGPR pair (source a), or the 64-bit scalar base (source b) plus the
+     * zero-extended VGPR offset (source a); plus the instruction's offset.
+     */
+    private void pushAddress(LaneFusion.Step s, boolean scalarBase, int offset) {
+      if (!scalarBase) {
+        pushLong(s.a());
+      } else {
+        pushLong(s.b());
+        pushInt(s.a());
+        zeroExtend();
+        mv.visitInsn(LADD);
+      }
+      if (offset != 0) {
+        mv.visitLdcInsn((long) offset);
+        mv.visitInsn(LADD);
+      }
+    }
+
+    /**
+     * The lane's address and dwords for a store made after the lane loop ({@link FusedRun}): the address into the
+     * store's array of lane addresses, the dwords into the run's store data.
+     */
+    private void globalStore(int index, LaneFusion.Step s) {
+      LaneFusion.GlobalStore g = s.store();
+      mv.visitVarInsn(ALOAD, storeAddressLocal[index]);
+      mv.visitVarInsn(ILOAD, lane);
+      pushAddress(s, g.base() != null, g.offset());
+      mv.visitInsn(LASTORE);
+      for (int k = 0; k < g.dwords(); k++) {
+        mv.visitVarInsn(ALOAD, STORE_DATA);
+        push((4 * storeIndex[index] + k) * Wave.LANES);
+        mv.visitVarInsn(ILOAD, lane);
+        mv.visitInsn(IADD);
+        readVgpr(g.data() + k);
+        mv.visitInsn(IASTORE);
+      }
     }
 
     /** Pushes 0 or 1: the compare of the step's sources (both read before any branch). */
@@ -641,6 +689,9 @@ final class LaneCodeGen {
      * the run wrote it (an accumulator that sixteen v_fmac update is stored once).
      */
     private void writeBack() {
+      // A wave that ends right after the run never reads its registers again (the debugger, which could, steps
+      // instructions one by one): the run's results live on only in its stores and lane masks.
+      if (plan.endsWave()) return;
       for (int r = 0; r < dirty.length; r++) {
         if (!dirty[r]) continue;
         pushLaneOf(r);

@@ -36,6 +36,7 @@ final class LaneFusion {
   static final int MAX_MASKS = 16;
   static final int MAX_LDS_READS = 16;
   static final int MAX_GLOBAL_LOADS = 8;
+  static final int MAX_GLOBAL_STORES = 4;
 
   /** Where a step's operand comes from. */
   enum From {
@@ -78,13 +79,24 @@ final class LaneFusion {
   record GlobalLoad(int address, dev.hipsim.isa.decode.Operand base, int offset, int vdst, int dwords) {}
 
   /**
+   * A global store of whole dwords from VGPRs (global_store_dword … dwordx4) at the end of a run, addressed as
+   * {@link GlobalLoad} is: the data's first VGPR and dwords. Stores come after every other step of their run: the
+   * lane loop computes each lane's address and data, and the stores are made after it, one instruction after the
+   * other over all lanes ({@link FusedRun}), so every load of the run has read memory before any store writes it,
+   * as instruction by instruction.
+   */
+  record GlobalStore(Instruction instruction, int address, dev.hipsim.isa.decode.Operand base, int offset, int data,
+      int dwords) {}
+
+  /**
    * One instruction of a run: the operation, its sources (null when absent; a global load's address, then its
    * scalar base), its vector destination (-1: none; a pair when the result is 64-bit) and its lane-mask output
    * (-1: none).
    */
-  record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut, LdsRead lds, GlobalLoad load) {
+  record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut, LdsRead lds, GlobalLoad load,
+      GlobalStore store) {
     Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut) {
-      this(op, a, b, c, vdst, maskOut, null, null);
+      this(op, a, b, c, vdst, maskOut, null, null, null);
     }
 
     /** The VGPRs the step writes, from {@code vdst}. */
@@ -102,6 +114,7 @@ final class LaneFusion {
         if (x.from() == From.VGPR) out.set(x.index());
         if (x.from() == From.VGPR64) out.set(x.index(), x.index() + 2);
       }
+      if (store != null) out.set(store.data(), store.data() + store.dwords());
     }
   }
 
@@ -111,7 +124,7 @@ final class LaneFusion {
    * and those written after it.
    */
   record Plan(List<Instruction> instructions, List<Step> steps, List<Src> scalars, int[] scalarWidths,
-      List<Src> maskInputs, List<Dst> maskOutputs) {
+      List<Src> maskInputs, List<Dst> maskOutputs, boolean endsWave) {
     int scalarSlots() {
       int n = 0;
       for (int w : scalarWidths) n += w == 64 ? 2 : 1;
@@ -152,6 +165,15 @@ final class LaneFusion {
       }
       inputs.and(written);
       return inputs.stream().toArray();
+    }
+
+    /** The run's global stores, in order (its last steps). */
+    List<GlobalStore> stores() {
+      List<GlobalStore> out = new ArrayList<>();
+      for (Step s : steps) {
+        if (s.store() != null) out.add(s.store());
+      }
+      return out;
     }
 
     /** The run's LDS reads, in order. */
@@ -207,7 +229,8 @@ final class LaneFusion {
     try {
       // every register and scalar 0: each lane loads from address 0
       lanes.run(new int[Wave.MAX_VGPRS * Wave.LANES], new int[MAX_SCALAR_SLOTS], new long[MAX_MASKS], -1L,
-          dev.hipsim.isa.fp.FpMode.DEFAULT, null, new dev.hipsim.isa.mem.FlatMemory(0, 64));
+          dev.hipsim.isa.fp.FpMode.DEFAULT, null, new dev.hipsim.isa.mem.FlatMemory(0, 64),
+          new long[MAX_GLOBAL_STORES][Wave.LANES], new int[MAX_GLOBAL_STORES * 4 * Wave.LANES]);
     } catch (dev.hipsim.isa.mem.GpuMemoryFault f) {
       throw new IllegalStateException("the warm-up's load faulted: " + f.getMessage(), f);
     }
@@ -246,6 +269,9 @@ final class LaneFusion {
     private final List<Dst> maskOutputs = new ArrayList<>();
     private int ldsReads;
     private int globalLoads;
+    private int globalStores;
+    /** Whether the wave ends right after the run: the instruction that ended it is s_endpgm. */
+    private boolean endsWave;
     /** The VGPRs earlier instructions of the run write. */
     private final java.util.BitSet written = new java.util.BitSet(Wave.MAX_VGPRS);
     /** The step that last wrote each scalar register as a lane mask, or -1. */
@@ -270,6 +296,13 @@ final class LaneFusion {
         // s_nop and s_waitcnt do nothing here (memory operations complete at once): the run goes on past them.
         instructions.add(inst);
         return true;
+      }
+      GlobalStore store = op instanceof FlatOps.Access ? ((FlatOps.Access) op).fusibleStore() : null;
+      if (store != null) return !instructions.isEmpty() && addGlobalStore(inst, store);
+      if (globalStores > 0) {
+        // Only stores follow a store: they are made after the lane loop, when every other step has run.
+        endsWave = inst.isValid() && inst.operation() == dev.hipsim.isa.decode.Operation.S_ENDPGM;
+        return false;
       }
       LdsRead read = op instanceof LdsOps.Read ? ((LdsOps.Read) op).fusible() : null;
       if (read != null) return addLdsRead(inst, read);
@@ -340,9 +373,26 @@ final class LaneFusion {
       }
       ldsReads++;
       steps.add(new Step(FusibleOp.LDS_READ, new Source(From.VGPR, read.address()), null, null, read.vdst(), -1,
-          read, null));
+          read, null, null));
       instructions.add(inst);
       written.set(read.vdst(), read.vdst() + read.registers());
+      return true;
+    }
+
+    private boolean addGlobalStore(Instruction inst, GlobalStore store) {
+      if (globalStores >= MAX_GLOBAL_STORES || store.data() + store.dwords() > Wave.MAX_VGPRS / 2
+          || store.address() + (store.base() == null ? 2 : 1) > Wave.MAX_VGPRS / 2) {
+        return false;
+      }
+      Source base = null;
+      if (store.base() != null) {
+        base = source(store.base(), 64);
+        if (base == null || base.from() != From.SCALAR64) return false;
+      }
+      globalStores++;
+      Source address = new Source(store.base() == null ? From.VGPR64 : From.VGPR, store.address());
+      steps.add(new Step(FusibleOp.GLOBAL_STORE, address, base, null, -1, -1, null, null, store));
+      instructions.add(inst);
       return true;
     }
 
@@ -359,7 +409,7 @@ final class LaneFusion {
       }
       globalLoads++;
       Source address = new Source(load.base() == null ? From.VGPR64 : From.VGPR, load.address());
-      steps.add(new Step(FusibleOp.GLOBAL_LOAD, address, base, null, load.vdst(), -1, null, load));
+      steps.add(new Step(FusibleOp.GLOBAL_LOAD, address, base, null, load.vdst(), -1, null, load, null));
       instructions.add(inst);
       written.set(load.vdst(), load.vdst() + load.dwords());
       return true;
@@ -422,7 +472,7 @@ final class LaneFusion {
       int[] widths = new int[scalarWidths.size()];
       for (int i = 0; i < widths.length; i++) widths[i] = scalarWidths.get(i);
       return new Plan(List.copyOf(instructions), List.copyOf(steps), List.copyOf(scalars), widths,
-          List.copyOf(maskInputs), List.copyOf(maskOutputs));
+          List.copyOf(maskInputs), List.copyOf(maskOutputs), endsWave);
     }
   }
 }

@@ -39,6 +39,8 @@ class LaneFusionProperties {
   private static final int GLOBAL_PAIRS = 12;
   private static final int GLOBAL_OFFSETS = 16;
   private static final int GLOBAL_BASE = 30;
+  private static final Operation[] GLOBAL_STORES = {Operation.GLOBAL_STORE_DWORD, Operation.GLOBAL_STORE_DWORDX2,
+      Operation.GLOBAL_STORE_DWORDX3, Operation.GLOBAL_STORE_DWORDX4, Operation.GLOBAL_STORE_SHORT};
   private static final Operation[] GLOBAL_LOADS = {Operation.GLOBAL_LOAD_DWORD, Operation.GLOBAL_LOAD_DWORDX2,
       Operation.GLOBAL_LOAD_DWORDX3, Operation.GLOBAL_LOAD_DWORDX4, Operation.GLOBAL_LOAD_UBYTE};
   private static final Operation[] LDS_READS = {Operation.DS_READ_B32, Operation.DS_READ_B64, Operation.DS_READ_B96,
@@ -55,20 +57,31 @@ class LaneFusionProperties {
       throws Exception {
     Random r = new Random(seed);
     List<Enc> code = sequence(t, r, 2 + r.nextInt(10));
+    // Half the sequences end with s_endpgm right after their last instruction (a run that ends there need not
+    // write its registers back: only memory and the scalar state can be compared); the other half with an
+    // s_mov_b32 before it, and the whole register file is compared.
+    boolean registersLive = r.nextBoolean();
+    if (registersLive) code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128));
     long state = r.nextLong();
     Machine fused = machine(t, state, code);
     Machine single = machine(t, state, code);
     CodeCache fusing = new CodeCache(t, true, 0);
-    String fusedFault = run(fused, fusing, state);
-    String singleFault = run(single, new CodeCache(t, false), state);
+    WordPagesMemory fusedMemory = memory(fused, state);
+    WordPagesMemory singleMemory = memory(single, state);
+    String fusedFault = run(fused, fusing, fusedMemory);
+    String singleFault = run(single, new CodeCache(t, false), singleMemory);
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
     Statistics.label("fused").collect(page[CodeCache.slot(CODE)] instanceof FusedRun);
     boolean lds = false;
     boolean global = false;
+    boolean stores = false;
     for (Op op : page) {
       lds |= op instanceof FusedRun && ((FusedRun) op).readsLds();
       global |= op instanceof FusedRun && ((FusedRun) op).loadsGlobal();
+      stores |= op instanceof FusedRun && ((FusedRun) op).storesGlobal();
     }
+    Statistics.label("global store in a run").collect(stores);
+    Statistics.label("global store in a run").coverage(c -> c.check(true).percentage(p -> p > 15));
     Statistics.label("LDS read in a run").collect(lds);
     Statistics.label("LDS read in a run").coverage(c -> c.check(true).percentage(p -> p > 20));
     Statistics.label("global load in a run").collect(global);
@@ -81,7 +94,8 @@ class LaneFusionProperties {
     Statistics.label("fault").coverage(c -> c.check(true).percentage(p -> p > 3));
     Statistics.label("fault").coverage(c -> c.check(false).percentage(p -> p > 50));
     if (singleFault != null) return; // a device error ends the dispatch: what the registers hold after is moot
-    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
+    assertThat(fusedMemory.contents()).as(listing).isDeepEqualTo(singleMemory.contents());
+    if (registersLive) assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
     assertThat(fused.w.exec()).as(listing).isEqualTo(single.w.exec());
     assertThat(fused.w.pc).as(listing).isEqualTo(single.w.pc);
@@ -100,6 +114,7 @@ class LaneFusionProperties {
       m.w.gprIdxMask = indexed;
       m.w.s[Wave.M0] = 3;
     }
+    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128)); // registers live at the end
     assertThat(run(fused, new CodeCache(t, true, 0), seed)).isEqualTo(run(single, new CodeCache(t, false), seed));
     assertThat(fused.w.v).as(listing(single, code)).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing(single, code)).isEqualTo(single.w.s);
@@ -182,7 +197,8 @@ class LaneFusionProperties {
     scalars[3] = 8; // s2 again, the low half of the load's address
     dev.hipsim.isa.mem.FlatMemory memory = new dev.hipsim.isa.mem.FlatMemory(0, 64);
     memory.store32(8, 0x1234_5678);
-    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null, memory);
+    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null, memory,
+        new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES], new int[4 * LaneFusion.MAX_GLOBAL_STORES * Wave.LANES]);
     assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 8, v0 (0): every lane").isEqualTo(-1L);
     assertThat(v[7 * Wave.LANES + 63]).as("global_load_dword v7, v[2:3]: from 8 + 0").isEqualTo(0x1234_5678);
   }
@@ -293,8 +309,13 @@ class LaneFusionProperties {
 
   /** Runs the code to its end with the global data of {@code seed}; returns the device error's message, or null. */
   private static String run(Machine m, CodeCache cache, long seed) throws Exception {
+    return run(m, cache, memory(m, seed));
+  }
+
+  /** Runs the code to its end with global data in {@code memory}; returns the device error's message, or null. */
+  private static String run(Machine m, CodeCache cache, WordPagesMemory memory) throws Exception {
     try {
-      new Interpreter(cache, memory(m, seed), m.launch).run(m.w, 1000);
+      new Interpreter(cache, memory, m.launch).run(m.w, 1000);
     } catch (dev.hipsim.isa.dispatch.WaveFault f) {
       return f.getMessage();
     }
@@ -329,6 +350,10 @@ class LaneFusionProperties {
       }
       if (r.nextInt(5) == 0) {
         out.add(globalLoad(t, r));
+        continue;
+      }
+      if (r.nextInt(8) == 0) {
+        out.add(globalStore(t, r));
         continue;
       }
       Operation op = ops.get(r.nextInt(ops.size()));
@@ -407,6 +432,22 @@ class LaneFusionProperties {
       saddr = MASK_REGS[1 + r.nextInt(MASK_REGS.length - 1)];
     }
     return Enc.of(t, Format.GLOBAL, op).vdst(vdst).flat(addr, 0, saddr, offset);
+  }
+
+  /**
+   * A global store, mostly of dwords (a short store, which does not fuse, now and then), addressed as {@link
+   * #globalLoad} addresses, its data among v0-v7.
+   */
+  private static Enc globalStore(Target t, Random r) {
+    Operation op = GLOBAL_STORES[r.nextInt(GLOBAL_STORES.length)];
+    String n = op.name();
+    int dwords = n.endsWith("X4") ? 4 : n.endsWith("X3") ? 3 : n.endsWith("X2") ? 2 : 1;
+    Enc load = globalLoad(t, r); // for its address fields
+    long bits = load.bits;
+    int addr = (int) (bits >>> 32) & 0xff;
+    int saddr = (int) (bits >>> 48) & 0x7f;
+    int offset = (int) bits & 0x1fff;
+    return Enc.of(t, Format.GLOBAL, op).flat(addr, r.nextInt(VGPRS - dwords + 1), saddr, offset);
   }
 
   /** A source: mostly VGPRs, sometimes the mask registers (as scalars), SGPRs or inline constants. */

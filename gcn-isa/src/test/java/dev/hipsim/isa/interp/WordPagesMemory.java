@@ -30,6 +30,13 @@ final class WordPagesMemory implements GpuMemory {
     }
   }
 
+  /** The words of every page (null for the unmapped ones): what a test compares. */
+  long[][] contents() {
+    long[][] copy = new long[words.length][];
+    for (int p = 0; p < words.length; p++) copy[p] = words[p] == null ? null : words[p].clone();
+    return copy;
+  }
+
   /** Byte offset {@code a - base} when {@code a} is in the range, else -1. */
   private long inRange(long a) {
     long o = a - base;
