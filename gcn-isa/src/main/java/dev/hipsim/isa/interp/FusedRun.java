@@ -18,7 +18,14 @@ import java.util.List;
  */
 final class FusedRun extends Op {
   private final Op[] parts;
-  private final FusedLanes lanes;
+  /** The generated code for a full EXEC: no test per lane. */
+  private final FusedLanes allLanes;
+  /**
+   * The generated code that tests each lane's EXEC bit, made the first time the run meets a partial EXEC (many
+   * runs never do, and the JIT then compiles half the code).
+   */
+  private volatile FusedLanes someLanes;
+  private final LaneFusion.Plan plan;
   private final Src[] scalars;
   private final boolean[] wide;
   private final Src[] maskInputs;
@@ -36,10 +43,11 @@ final class FusedRun extends Op {
   /** The run's stores, made after its lane loop. */
   private final LaneFusion.GlobalStore[] stores;
 
-  private FusedRun(Op[] parts, int size, int[] mix, FusedLanes lanes, LaneFusion.Plan plan) {
+  private FusedRun(Op[] parts, int size, int[] mix, FusedLanes allLanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
     this.parts = parts;
-    this.lanes = lanes;
+    this.allLanes = allLanes;
+    this.plan = plan;
     this.scalars = plan.scalars().toArray(new Src[0]);
     this.wide = new boolean[scalars.length];
     for (int i = 0; i < wide.length; i++) wide[i] = plan.scalarWidths()[i] == 64;
@@ -75,7 +83,7 @@ final class FusedRun extends Op {
     FusedRun generate() {
       int[] mix = new int[parts.size()];
       for (int i = 0; i < mix.length; i++) mix[i] = InstructionMix.categoryOf(plan.instructions().get(i).operation());
-      return new FusedRun(parts.toArray(new Op[0]), size, mix, LaneCodeGen.generate(plan), plan);
+      return new FusedRun(parts.toArray(new Op[0]), size, mix, LaneCodeGen.generate(plan, false), plan);
     }
   }
 
@@ -157,7 +165,7 @@ final class FusedRun extends Op {
       System.arraycopy(v, overwrittenInputs[i] * Wave.LANES, saved, i * Wave.LANES, Wave.LANES);
     }
     try {
-      lanes.run(v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses, cx.fusedStoreData);
+      lanes(w.exec()).run(v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses, cx.fusedStoreData);
       return true;
     } catch (GpuMemoryFault f) {
       for (int i = 0; i < overwrittenInputs.length; i++) {
@@ -185,6 +193,19 @@ final class FusedRun extends Op {
             FlatOps.Access.faultingLane(exec, address, 4L * st.dwords(), f.address()), f);
       }
     }
+  }
+
+  /** The generated code for {@code exec}: the full-EXEC loop, or the one that tests each lane (made now if new). */
+  private FusedLanes lanes(long exec) {
+    if (exec == -1L) return allLanes;
+    FusedLanes some = someLanes;
+    if (some == null) {
+      synchronized (this) {
+        some = someLanes;
+        if (some == null) someLanes = some = LaneCodeGen.generate(plan, true);
+      }
+    }
+    return some;
   }
 
   /** Whether the run stores to global memory (for tests). */
@@ -234,7 +255,8 @@ final class FusedRun extends Op {
     for (int i = 0; i < maskInputs.length; i++) m[i] = maskInputs[i].scalarRaw64(w, cx);
     if (overwrittenInputs == null) {
       try {
-        lanes.run(w.v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses, cx.fusedStoreData);
+        lanes(w.exec()).run(w.v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses,
+            cx.fusedStoreData);
       } catch (GpuMemoryFault f) {
         throw new IllegalStateException("a fused run without loads faulted: " + f.getMessage(), f);
       }

@@ -49,8 +49,8 @@ final class LaneCodeGen {
   private static final String F32_OPS = "dev/hipsim/isa/alu/F32Ops";
 
   /** Defines the run's class and makes its instance. */
-  static FusedLanes generate(LaneFusion.Plan plan) {
-    byte[] bytes = bytes(plan);
+  static FusedLanes generate(LaneFusion.Plan plan, boolean partialExec) {
+    byte[] bytes = bytes(plan, partialExec);
     try {
       MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(bytes, true);
       return (FusedLanes) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
@@ -65,7 +65,7 @@ final class LaneCodeGen {
    * (0.36 / 0.28 / 0.20 against 0.62 / 0.45 / 0.28 ms per class after the first, under C1; the first 13.9 against
    * 20.7 ms).
    */
-  static byte[] bytes(LaneFusion.Plan plan) {
+  static byte[] bytes(LaneFusion.Plan plan, boolean partialExec) {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
     cw.visit(V1_6, ACC_FINAL | ACC_SUPER, NAME, null, "java/lang/Object",
         new String[] {"dev/hipsim/isa/interp/FusedLanes"});
@@ -79,7 +79,7 @@ final class LaneCodeGen {
     MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[IL" + GPU_MEMORY + ";[[J[I)V", null,
         new String[] {"dev/hipsim/isa/mem/GpuMemoryFault"});
     mv.visitCode();
-    new Body(mv, plan).emit();
+    new Body(mv, plan, partialExec).emit();
     mv.visitMaxs(0, 0);
     mv.visitEnd();
     cw.visitEnd();
@@ -90,6 +90,8 @@ final class LaneCodeGen {
   private static final class Body {
     private final MethodVisitor mv;
     private final LaneFusion.Plan plan;
+    /** Whether the loop tests each lane's EXEC bit (else every lane runs: the caller checked EXEC is full). */
+    private final boolean partialExec;
     private int nextLocal = FIRST_FREE;
     private final int[] scalarLocal;
     private final int[] maskInLocal;
@@ -111,9 +113,10 @@ final class LaneCodeGen {
     private final int[] storeIndex;
     private int lane;
 
-    Body(MethodVisitor mv, LaneFusion.Plan plan) {
+    Body(MethodVisitor mv, LaneFusion.Plan plan, boolean partialExec) {
       this.mv = mv;
       this.plan = plan;
+      this.partialExec = partialExec;
       this.scalarLocal = new int[plan.scalarSlots()];
       this.maskInLocal = new int[plan.maskInputs().size()];
       this.maskOutLocal = new int[plan.maskOutputs().size()];
@@ -138,18 +141,7 @@ final class LaneCodeGen {
 
     void emit() {
       prologue();
-      Label partial = new Label();
-      Label done = new Label();
-      // Two copies of the loop: all lanes without a test per lane (the common case), and the lanes of EXEC.
-      mv.visitVarInsn(LLOAD, EXEC);
-      mv.visitLdcInsn(-1L);
-      mv.visitInsn(LCMP);
-      mv.visitJumpInsn(IFNE, partial);
-      loop(false);
-      mv.visitJumpInsn(GOTO, done);
-      mv.visitLabel(partial);
-      loop(true);
-      mv.visitLabel(done);
+      loop(partialExec);
       int inputs = maskInLocal.length;
       for (int k = 0; k < maskOutLocal.length; k++) {
         mv.visitVarInsn(ALOAD, MASKS);

@@ -225,7 +225,7 @@ final class LaneFusion {
    */
   static void warmUp() {
     if (!WARM.compareAndSet(false, true)) return;
-    FusedLanes lanes = LaneCodeGen.generate(samplePlan());
+    FusedLanes lanes = LaneCodeGen.generate(samplePlan(), false);
     try {
       // every register and scalar 0: each lane loads from address 0
       lanes.run(new int[Wave.MAX_VGPRS * Wave.LANES], new int[MAX_SCALAR_SLOTS], new long[MAX_MASKS], -1L,

@@ -197,7 +197,7 @@ class LaneFusionProperties {
     scalars[3] = 8; // s2 again, the low half of the load's address
     dev.hipsim.isa.mem.FlatMemory memory = new dev.hipsim.isa.mem.FlatMemory(0, 64);
     memory.store32(8, 0x1234_5678);
-    LaneCodeGen.generate(plan).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null, memory,
+    LaneCodeGen.generate(plan, false).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null, memory,
         new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES], new int[4 * LaneFusion.MAX_GLOBAL_STORES * Wave.LANES]);
     assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 8, v0 (0): every lane").isEqualTo(-1L);
     assertThat(v[7 * Wave.LANES + 63]).as("global_load_dword v7, v[2:3]: from 8 + 0").isEqualTo(0x1234_5678);
