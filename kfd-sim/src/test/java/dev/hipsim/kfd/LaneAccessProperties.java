@@ -137,6 +137,53 @@ class LaneAccessProperties {
     checkLoads(r, address, -1L, dwords);
   }
 
+  /**
+   * {@code readableWords}, what generated code reads lanes' dwords from: null for a page whose translation is not
+   * cached (before any access) or that cannot be read (unmapped); after a load, the words of a readable RAM page,
+   * in which every dword is what {@code load32} returns, and which see later stores. A user buffer (not plain
+   * words) gives null too: its loads go through load32.
+   */
+  @Property(tries = 200)
+  void readableWordsHoldWhatLoadsReturn(@ForAll long seed) throws Exception {
+    Random r = new Random(seed);
+    try (Rig rig = rig()) {
+      long[] bases = {VRAM_VA, VRAM_VA + 0x1000, GTT_VA, USER_VA, RO_VA, HOLE_VA};
+      long page = bases[r.nextInt(bases.length)];
+      long at = page + 4L * r.nextInt(1024);
+      assertThat(rig.vm.readableWords(at)).as("before any access to the page").isNull();
+      int value = r.nextInt();
+      boolean mapped = page != HOLE_VA;
+      boolean hostWritable = mapped && page != RO_VA; // the read-only page is VRAM the host cannot reach
+      if (hostWritable) rig.process.hostMemory().write(at, new byte[] {(byte) value, (byte) (value >>> 8),
+          (byte) (value >>> 16), (byte) (value >>> 24)}, 0, 4);
+      int loaded;
+      try {
+        loaded = rig.vm.load32(at);
+      } catch (GpuMemoryFault f) {
+        assertThat(mapped).as("only the unmapped page faults").isFalse();
+        assertThat(rig.vm.readableWords(at)).isNull();
+        return;
+      }
+      if (hostWritable) assertThat(loaded).isEqualTo(value);
+      long[] words = rig.vm.readableWords(at);
+      if (page == USER_VA) {
+        assertThat(words).as("a user buffer is not plain words").isNull();
+        return;
+      }
+      assertThat(words).as("a readable RAM page after a load").isNotNull().hasSize(512);
+      for (int i = 0; i < 16; i++) {
+        long a = page + 4L * r.nextInt(1024);
+        int fromWords = (int) (words[(int) (a >>> 3) & 511] >>> ((a & 4) << 3));
+        assertThat(fromWords).as("dword at 0x%x", a).isEqualTo(rig.vm.load32(a));
+      }
+      if (page != RO_VA) {
+        int stored = r.nextInt();
+        rig.vm.store32(at, stored);
+        assertThat((int) (words[(int) (at >>> 3) & 511] >>> ((at & 4) << 3))).as("a later store").isEqualTo(stored);
+      }
+    }
+  }
+
   /** Loads with the vector path on one machine and lane by lane on the other; compares the faults and the data. */
   private void checkLoads(Random r, long[] address, long mask, int dwords) throws Exception {
     byte[] fill = new byte[0x2000];
