@@ -82,8 +82,7 @@ final class FlatOps {
           || addr == null || addr.kind != Src.VGPR || (saddr != null && saddr.kind != Src.SGPR)) {
         return null;
       }
-      return new LaneFusion.GlobalStore(instruction, addr.index,
-          saddr == null ? null : instruction.operand(Slot.SADDR), offset, data.index, access.dwords());
+      return new LaneFusion.GlobalStore(instruction, fusedAddress(), data.index, access.dwords());
     }
 
     /**
@@ -95,8 +94,12 @@ final class FlatOps {
           || addr == null || addr.kind != Src.VGPR || (saddr != null && saddr.kind != Src.SGPR)) {
         return null;
       }
-      return new LaneFusion.GlobalLoad(addr.index, saddr == null ? null : instruction.operand(Slot.SADDR), offset,
-          vdst.index, access.dwords());
+      return new LaneFusion.GlobalLoad(fusedAddress(), vdst.index, access.dwords());
+    }
+
+    /** The address as a fused run reads it: the VGPR (pair), the SGPR base when there is one, the offset. */
+    private LaneFusion.GlobalAddress fusedAddress() {
+      return new LaneFusion.GlobalAddress(addr.index, saddr == null ? null : instruction.operand(Slot.SADDR), offset);
     }
 
     @Override

@@ -437,7 +437,7 @@ final class LaneCodeGen {
     private void globalLoad(int index, LaneFusion.Step s) {
       LaneFusion.GlobalLoad g = s.load();
       int address = longLocal();
-      pushAddress(s, g.base() != null, g.offset());
+      pushAddress(s, g.address());
       mv.visitVarInsn(LSTORE, address);
       int page = pageNumber[index];
       int words = pageWords[index];
@@ -529,8 +529,9 @@ final class LaneCodeGen {
      * Pushes a global access's address: the VGPR pair (source a), or the 64-bit scalar base (source b) plus the
      * zero-extended VGPR offset (source a); plus the instruction's offset.
      */
-    private void pushAddress(LaneFusion.Step s, boolean scalarBase, int offset) {
-      if (!scalarBase) {
+    private void pushAddress(LaneFusion.Step s, LaneFusion.GlobalAddress a) {
+      int offset = a.offset();
+      if (a.base() == null) {
         pushLong(s.a());
       } else {
         pushLong(s.b());
@@ -552,7 +553,7 @@ final class LaneCodeGen {
       LaneFusion.GlobalStore g = s.store();
       mv.visitVarInsn(ALOAD, storeAddressLocal[index]);
       mv.visitVarInsn(ILOAD, lane);
-      pushAddress(s, g.base() != null, g.offset());
+      pushAddress(s, g.address());
       mv.visitInsn(LASTORE);
       for (int k = 0; k < g.dwords(); k++) {
         mv.visitVarInsn(ALOAD, STORE_DATA);

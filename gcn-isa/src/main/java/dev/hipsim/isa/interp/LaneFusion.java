@@ -70,23 +70,32 @@ final class LaneFusion {
   }
 
   /**
-   * A global load of whole dwords into VGPRs (global_load_dword … dwordx4) in a run: the address VGPR (the low half
-   * of the address pair, or the offset added to an SGPR base), the base (null: none), the immediate offset, the
-   * first destination VGPR and the dwords. Loads read memory that no instruction of a run writes, so lane by lane
-   * is the same as instruction by instruction for them too; a lane that faults sends the run back to its
-   * instructions one by one ({@link FusedRun}), which fault where the hardware does.
+   * The address of a global access in a run: a VGPR pair from {@code register}, or the SGPR pair {@code base} plus
+   * the zero-extended VGPR {@code register}; plus the instruction's immediate offset.
    */
-  record GlobalLoad(int address, dev.hipsim.isa.decode.Operand base, int offset, int vdst, int dwords) {}
+  record GlobalAddress(int register, dev.hipsim.isa.decode.Operand base, int offset) {
+    /** The VGPRs the address reads. */
+    int registers() {
+      return base == null ? 2 : 1;
+    }
+  }
 
   /**
-   * A global store of whole dwords from VGPRs (global_store_dword … dwordx4) at the end of a run, addressed as
-   * {@link GlobalLoad} is: the data's first VGPR and dwords. Stores come after every other step of their run: the
-   * lane loop computes each lane's address and data, and the stores are made after it, one instruction after the
-   * other over all lanes ({@link FusedRun}), so every load of the run has read memory before any store writes it,
-   * as instruction by instruction.
+   * A global load of whole dwords into VGPRs (global_load_dword … dwordx4) in a run: its address, the first
+   * destination VGPR and the dwords. Loads read memory that no instruction of a run writes, so lane by lane is the
+   * same as instruction by instruction for them too; a lane that faults sends the run back to its instructions one
+   * by one ({@link FusedRun}), which fault where the hardware does.
    */
-  record GlobalStore(Instruction instruction, int address, dev.hipsim.isa.decode.Operand base, int offset, int data,
-      int dwords) {}
+  record GlobalLoad(GlobalAddress address, int vdst, int dwords) {}
+
+  /**
+   * A global store of whole dwords from VGPRs (global_store_dword … dwordx4) at the end of a run: the instruction
+   * (for its faults), its address, the data's first VGPR and dwords. Stores come after every other step of their
+   * run: the lane loop computes each lane's address and data, and the stores are made after it, one instruction
+   * after the other over all lanes ({@link FusedRun}), so every load of the run has read memory before any store
+   * writes it, as instruction by instruction.
+   */
+  record GlobalStore(Instruction instruction, GlobalAddress address, int data, int dwords) {}
 
   /**
    * One instruction of a run: the operation, its sources (null when absent; a global load's address, then its
@@ -380,39 +389,38 @@ final class LaneFusion {
     }
 
     private boolean addGlobalStore(Instruction inst, GlobalStore store) {
-      if (globalStores >= MAX_GLOBAL_STORES || store.data() + store.dwords() > Wave.MAX_VGPRS / 2
-          || store.address() + (store.base() == null ? 2 : 1) > Wave.MAX_VGPRS / 2) {
-        return false;
-      }
-      Source base = null;
-      if (store.base() != null) {
-        base = source(store.base(), 64);
-        if (base == null || base.from() != From.SCALAR64) return false;
-      }
+      if (globalStores >= MAX_GLOBAL_STORES || store.data() + store.dwords() > Wave.MAX_VGPRS / 2) return false;
+      Source[] address = addressSources(store.address());
+      if (address == null) return false;
       globalStores++;
-      Source address = new Source(store.base() == null ? From.VGPR64 : From.VGPR, store.address());
-      steps.add(new Step(FusibleOp.GLOBAL_STORE, address, base, null, -1, -1, null, null, store));
+      steps.add(new Step(FusibleOp.GLOBAL_STORE, address[0], address[1], null, -1, -1, null, null, store));
       instructions.add(inst);
       return true;
     }
 
     private boolean addGlobalLoad(Instruction inst, GlobalLoad load) {
-      int addressRegisters = load.base() == null ? 2 : 1;
-      if (globalLoads >= MAX_GLOBAL_LOADS || load.vdst() + load.dwords() > Wave.MAX_VGPRS / 2
-          || load.address() + addressRegisters > Wave.MAX_VGPRS / 2) {
-        return false;
-      }
-      Source base = null;
-      if (load.base() != null) {
-        base = source(load.base(), 64);
-        if (base == null || base.from() != From.SCALAR64) return false;
-      }
+      if (globalLoads >= MAX_GLOBAL_LOADS || load.vdst() + load.dwords() > Wave.MAX_VGPRS / 2) return false;
+      Source[] address = addressSources(load.address());
+      if (address == null) return false;
       globalLoads++;
-      Source address = new Source(load.base() == null ? From.VGPR64 : From.VGPR, load.address());
-      steps.add(new Step(FusibleOp.GLOBAL_LOAD, address, base, null, load.vdst(), -1, null, load, null));
+      steps.add(new Step(FusibleOp.GLOBAL_LOAD, address[0], address[1], null, load.vdst(), -1, null, load, null));
       instructions.add(inst);
       written.set(load.vdst(), load.vdst() + load.dwords());
       return true;
+    }
+
+    /**
+     * The sources of a global access's address: its VGPR (a pair without a base) and its 64-bit scalar base (null
+     * without); null when the run cannot read them (the base then takes no scalar slot).
+     */
+    private Source[] addressSources(GlobalAddress a) {
+      if (a.register() + a.registers() > Wave.MAX_VGPRS / 2) return null;
+      Source base = null;
+      if (a.base() != null) {
+        base = source(a.base(), 64);
+        if (base == null) return null;
+      }
+      return new Source[] {new Source(a.base() == null ? From.VGPR64 : From.VGPR, a.register()), base};
     }
 
     /** A register value or scalar at {@code width} bits; null when the run cannot read it. */
