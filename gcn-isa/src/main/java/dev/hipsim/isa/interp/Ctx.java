@@ -35,6 +35,9 @@ public final class Ctx {
   /** A fused run's stores, made after its lane loop: each store's lane addresses, and their dwords. */
   final long[][] fusedStoreAddresses = new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES];
   final int[] fusedStoreData = new int[LaneFusion.MAX_GLOBAL_STORES * 4 * Wave.LANES];
+  /** A fused run's LDS writes, made after its lane loop: each write's lane word indices, and their dwords. */
+  final int[] fusedLdsWriteWords = new int[LaneFusion.MAX_LDS_WRITES * Wave.LANES];
+  final int[] fusedLdsWriteData = new int[LaneFusion.MAX_LDS_WRITES * 4 * Wave.LANES];
 
   /**
    * Room for the registers a fused run that loads saves before it runs ({@link FusedRun}): every VGPR a run can

@@ -17,14 +17,20 @@ interface FusedLanes {
    *     out: the lane masks the run's instructions produce, in the order of the plan's mask outputs
    * @param exec the lanes to run
    * @param mode the wave's MODE register (the f32 operations' special cases read it)
-   * @param lds the workgroup's LDS dwords, every address the run reads checked (null when it reads none)
+   * @param lds the workgroup's LDS dwords (null when the run uses none); the addresses the run does not compute
+   *     checked before it
+   * @param ldsBytes the workgroup's LDS size, for the addresses the run computes, checked in the loop
    * @param memory the global memory the run's loads read
    * @param storeAddresses out: for the run's store {@code k}, lane {@code l}'s address in {@code [k][l]}
    * @param storeData out: for the run's store {@code k}, lane {@code l}'s dword {@code j} at {@code (4k + j) * 64 +
    *     l}
+   * @param ldsWriteWords out: for the run's LDS write {@code k}, lane {@code l}'s word index at {@code 64k + l}
+   * @param ldsWriteData out: for the run's LDS write {@code k}, lane {@code l}'s dword {@code j} at {@code (4k + j)
+   *     * 64 + l}
    * @throws GpuMemoryFault when a lane's global load faults; the lanes before it have run the whole run, and the
-   *     lane itself the instructions before the load
+   *     lane itself the instructions before the load ({@link LaneBail} likewise for an LDS address checked in the
+   *     loop)
    */
-  void run(int[] v, int[] scalars, long[] masks, long exec, int mode, int[] lds, GpuMemory memory,
-      long[][] storeAddresses, int[] storeData) throws GpuMemoryFault;
+  void run(int[] v, int[] scalars, long[] masks, long exec, int mode, int[] lds, int ldsBytes, GpuMemory memory,
+      long[][] storeAddresses, int[] storeData, int[] ldsWriteWords, int[] ldsWriteData) throws GpuMemoryFault;
 }

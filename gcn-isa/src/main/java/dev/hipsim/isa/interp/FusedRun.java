@@ -42,6 +42,10 @@ final class FusedRun extends Op {
   private final int[] overwrittenInputs;
   /** The run's stores, made after its lane loop. */
   private final LaneFusion.GlobalStore[] stores;
+  /** The run's LDS writes, made after its lane loop. */
+  private final LaneFusion.LdsWrite[] ldsWrites;
+  /** Whether the run reads or writes LDS. */
+  private final boolean usesLds;
 
   private FusedRun(Op[] parts, int size, int[] mix, FusedLanes allLanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
@@ -54,14 +58,24 @@ final class FusedRun extends Op {
     this.maskInputs = plan.maskInputs().toArray(new Src[0]);
     this.maskOutputs = plan.maskOutputs().toArray(new Dst[0]);
     this.floats = plan.floats();
-    this.overwrittenInputs = plan.loadsGlobal() ? plan.overwrittenInputs() : null;
+    this.overwrittenInputs = plan.mayStopPartWay() ? plan.overwrittenInputs() : null;
     this.stores = plan.stores().toArray(new LaneFusion.GlobalStore[0]);
-    // One bound and alignment check per address register: the reads from one register differ only in offsets.
+    this.ldsWrites = plan.ldsWrites().toArray(new LaneFusion.LdsWrite[0]);
+    this.usesLds = !plan.ldsReads().isEmpty() || ldsWrites.length > 0;
+    // One bound and alignment check per address register, before the run, for the LDS accesses whose address no
+    // earlier instruction of the run writes: the accesses from one register differ only in offsets.
     java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
     for (LaneFusion.LdsRead r : plan.ldsReads()) {
+      if (r.checked()) continue;
       long[] e = byRegister.computeIfAbsent(r.address(), k -> new long[2]);
-      e[0] = Math.max(e[0], Math.max(r.offset0(), r.offset1()) + 4L * r.dwords());
+      e[0] = Math.max(e[0], r.reach());
       e[1] |= r.offset0() | r.offset1();
+    }
+    for (LaneFusion.LdsWrite wr : ldsWrites) {
+      if (wr.checked()) continue;
+      long[] e = byRegister.computeIfAbsent(wr.address(), k -> new long[2]);
+      e[0] = Math.max(e[0], wr.reach());
+      e[1] |= wr.offset();
     }
     this.ldsAddressRegisters = new int[byRegister.size()];
     this.ldsReach = new long[byRegister.size()];
@@ -121,6 +135,7 @@ final class FusedRun extends Op {
    */
   private int[] ldsWords(Wave w) {
     dev.hipsim.isa.exec.Lds lds = w.group.lds();
+    // (Only the accesses whose address the run does not compute are checked here; the others in the loop.)
     int[] words = lds.wordsIfPlain();
     if (words == null) return null;
     int[] v = w.v;
@@ -158,21 +173,43 @@ final class FusedRun extends Op {
    * instructions run one by one, which fault at the instruction and lane where the hardware would (or complete,
    * should the memory have changed in between). Returns whether the generated code ran to its end.
    */
-  private boolean runSaving(Wave w, Ctx cx, int[] s, long[] m, int[] words) throws DispatchException {
+  private boolean runSaving(Wave w, Ctx cx, int[] s, long[] m, int[] words, int ldsBytes)
+      throws DispatchException {
     int[] v = w.v;
     int[] saved = cx.fusedSaved();
     for (int i = 0; i < overwrittenInputs.length; i++) {
       System.arraycopy(v, overwrittenInputs[i] * Wave.LANES, saved, i * Wave.LANES, Wave.LANES);
     }
     try {
-      lanes(w.exec()).run(v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses, cx.fusedStoreData);
+      lanes(w.exec()).run(v, s, m, w.exec(), w.mode, words, ldsBytes, cx.memory, cx.fusedStoreAddresses,
+          cx.fusedStoreData, cx.fusedLdsWriteWords, cx.fusedLdsWriteData);
       return true;
-    } catch (GpuMemoryFault f) {
+    } catch (GpuMemoryFault | LaneBail stopped) {
       for (int i = 0; i < overwrittenInputs.length; i++) {
         System.arraycopy(saved, i * Wave.LANES, v, overwrittenInputs[i] * Wave.LANES, Wave.LANES);
       }
       for (Op p : parts) p.execute(w, cx);
       return false;
+    }
+  }
+
+  /**
+   * The run's LDS writes, one instruction after the other, each lane's dwords in increasing lane order as {@link
+   * LdsOps} writes them, from the word indices (every one checked) and dwords the lane loop computed.
+   */
+  private void writeLds(Wave w, Ctx cx, int[] words) {
+    long exec = w.exec();
+    int[] index = cx.fusedLdsWriteWords;
+    int[] data = cx.fusedLdsWriteData;
+    for (int k = 0; k < ldsWrites.length; k++) {
+      int dwords = ldsWrites[k].dwords();
+      int at = k * Wave.LANES;
+      int from = 4 * k * Wave.LANES;
+      for (int l = 0; l < Wave.LANES; l++) {
+        if ((exec >>> l & 1) == 0) continue;
+        int x = index[at + l];
+        for (int j = 0; j < dwords; j++) words[x + j] = data[from + j * Wave.LANES + l];
+      }
     }
   }
 
@@ -220,7 +257,17 @@ final class FusedRun extends Op {
 
   /** Whether the run has LDS reads (for tests). */
   boolean readsLds() {
-    return ldsAddressRegisters.length > 0;
+    return !plan.ldsReads().isEmpty();
+  }
+
+  /** Whether the run checks an LDS address in its lane loop (for tests). */
+  boolean checksLdsInLoop() {
+    return overwrittenInputs != null && !plan.loadsGlobal();
+  }
+
+  /** Whether the run writes LDS (for tests). */
+  boolean writesLds() {
+    return ldsWrites.length > 0;
   }
 
   /** The run's first instruction compiled alone. */
@@ -231,11 +278,10 @@ final class FusedRun extends Op {
 
   @Override
   public void execute(Wave w, Ctx cx) throws DispatchException {
-    boolean readsLds = ldsAddressRegisters.length != 0;
-    int[] words = readsLds ? ldsWords(w) : null;
-    if (w.gprIdxMask != 0 || (floats && !F32Ops.fast(w.mode)) || (readsLds && words == null)) {
+    int[] words = usesLds ? ldsWords(w) : null;
+    if (w.gprIdxMask != 0 || (floats && !F32Ops.fast(w.mode)) || (usesLds && words == null)) {
       // GPR indexing moves register operands by M0: the generated code has fixed registers. Its f32 code is
-      // exact in the default float mode only, and its LDS reads for aligned addresses inside the bound.
+      // exact in the default float mode only, and its LDS accesses for aligned addresses inside the bound.
       for (Op p : parts) p.execute(w, cx);
       return;
     }
@@ -253,18 +299,20 @@ final class FusedRun extends Op {
     }
     long[] m = cx.fusedMasks;
     for (int i = 0; i < maskInputs.length; i++) m[i] = maskInputs[i].scalarRaw64(w, cx);
+    int ldsBytes = usesLds ? w.group.lds().size() : 0;
     if (overwrittenInputs == null) {
       try {
-        lanes(w.exec()).run(w.v, s, m, w.exec(), w.mode, words, cx.memory, cx.fusedStoreAddresses,
-            cx.fusedStoreData);
+        lanes(w.exec()).run(w.v, s, m, w.exec(), w.mode, words, ldsBytes, cx.memory, cx.fusedStoreAddresses,
+            cx.fusedStoreData, cx.fusedLdsWriteWords, cx.fusedLdsWriteData);
       } catch (GpuMemoryFault f) {
         throw new IllegalStateException("a fused run without loads faulted: " + f.getMessage(), f);
       }
-    } else if (!runSaving(w, cx, s, m, words)) {
+    } else if (!runSaving(w, cx, s, m, words, ldsBytes)) {
       return;
     }
     int base = maskInputs.length;
     for (int i = 0; i < maskOutputs.length; i++) maskOutputs[i].writeScalar64(w, m[base + i]);
+    if (ldsWrites.length > 0) writeLds(w, cx, words);
     if (stores.length > 0) store(w, cx);
     w.pc += size;
   }

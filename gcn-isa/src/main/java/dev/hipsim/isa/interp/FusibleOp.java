@@ -57,7 +57,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
     /** Dwords loaded from global memory ({@link LaneFusion.GlobalLoad}). */
     GLOBAL_LOAD,
     /** A lane's address and dwords for a global store made after the lane loop ({@link LaneFusion.GlobalStore}). */
-    GLOBAL_STORE;
+    GLOBAL_STORE,
+    /** A lane's LDS word index and dwords for a write made after the lane loop ({@link LaneFusion.LdsWrite}). */
+    LDS_WRITE;
 
     /** An f32 operation: fused only in the default float mode. */
     boolean isFloat() {
@@ -90,6 +92,9 @@ record FusibleOp(Shape shape, String method, boolean swap, int jvmOpcode, int pr
 
   /** The step of a global store (FlatOps decides which stores qualify). */
   static final FusibleOp GLOBAL_STORE = shape(Shape.GLOBAL_STORE);
+
+  /** The step of an LDS write (LdsOps decides which writes qualify). */
+  static final FusibleOp LDS_WRITE = shape(Shape.LDS_WRITE);
 
   /** The fused form of {@code op}, or null when it is not fused. */
   static FusibleOp of(Operation op) {

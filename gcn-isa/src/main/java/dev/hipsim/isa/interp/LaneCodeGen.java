@@ -37,10 +37,14 @@ final class LaneCodeGen {
   private static final int EXEC = 4;
   private static final int MODE = 6;
   private static final int LDS = 7;
-  private static final int MEMORY = 8;
-  private static final int STORE_ADDRESSES = 9;
-  private static final int STORE_DATA = 10;
-  private static final int FIRST_FREE = 11;
+  private static final int LDS_BYTES = 8;
+  private static final int MEMORY = 9;
+  private static final int STORE_ADDRESSES = 10;
+  private static final int STORE_DATA = 11;
+  private static final int LDS_WRITE_WORDS = 12;
+  private static final int LDS_WRITE_DATA = 13;
+  private static final int FIRST_FREE = 14;
+  private static final String LANE_BAIL = "dev/hipsim/isa/interp/LaneBail";
   private static final String GPU_MEMORY = "dev/hipsim/isa/mem/GpuMemory";
   /** The page of global memory generated code reads from words: 4 KiB, 512 longs ({@link
    * dev.hipsim.isa.mem.GpuMemory#readableWords}). */
@@ -76,7 +80,7 @@ final class LaneCodeGen {
     init.visitInsn(RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
-    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[IL" + GPU_MEMORY + ";[[J[I)V", null,
+    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", "([I[I[JJI[IIL" + GPU_MEMORY + ";[[J[I[I[I)V", null,
         new String[] {"dev/hipsim/isa/mem/GpuMemoryFault"});
     mv.visitCode();
     new Body(mv, plan, partialExec).emit();
@@ -111,6 +115,11 @@ final class LaneCodeGen {
     /** For each global store step, the local holding its array of lane addresses, and its index among stores. */
     private final int[] storeAddressLocal;
     private final int[] storeIndex;
+    /** For each LDS write step, its index among the run's LDS writes. */
+    private final int[] ldsWriteIndex;
+    /** Where a lane whose LDS address is out of bounds or misaligned goes: the run stops ({@link LaneBail}). */
+    private final Label bail = new Label();
+    private boolean bails;
     private int lane;
 
     Body(MethodVisitor mv, LaneFusion.Plan plan, boolean partialExec) {
@@ -125,6 +134,11 @@ final class LaneCodeGen {
       this.pageWords = new int[plan.steps().size()];
       this.storeAddressLocal = new int[plan.steps().size()];
       this.storeIndex = new int[plan.steps().size()];
+      this.ldsWriteIndex = new int[plan.steps().size()];
+      int writes = 0;
+      for (int i = 0; i < plan.steps().size(); i++) {
+        if (plan.steps().get(i).ldsWrite() != null) ldsWriteIndex[i] = writes++;
+      }
       Arrays.fill(regLocal, -1);
       Arrays.fill(stepBit, -1);
     }
@@ -150,6 +164,7 @@ final class LaneCodeGen {
         mv.visitInsn(LASTORE);
       }
       mv.visitInsn(RETURN);
+      bailBlock();
     }
 
     /** One loop over the lanes; {@code testExec}: skip the lanes not in EXEC. */
@@ -246,6 +261,14 @@ final class LaneCodeGen {
       }
     }
 
+    /** The block the LDS checks jump to, after the method's return: it throws {@link LaneBail#INSTANCE}. */
+    private void bailBlock() {
+      if (!bails) return;
+      mv.visitLabel(bail);
+      mv.visitFieldInsn(GETSTATIC, LANE_BAIL, "INSTANCE", "L" + LANE_BAIL + ";");
+      mv.visitInsn(ATHROW);
+    }
+
     private void step(int index, LaneFusion.Step s) {
       FusibleOp f = s.op();
       LaneFusion.Source first = f.swap() ? s.b() : s.a();
@@ -330,6 +353,9 @@ final class LaneCodeGen {
         case LDS_READ:
           ldsRead(s.lds());
           break;
+        case LDS_WRITE:
+          ldsWrite(index, s.ldsWrite());
+          break;
         case GLOBAL_LOAD:
           globalLoad(index, s);
           break;
@@ -408,6 +434,7 @@ final class LaneCodeGen {
      */
     private void ldsRead(LaneFusion.LdsRead r) {
       int word = intLocal();
+      if (r.checked()) checkLds(r.address(), r.offset0() | r.offset1(), r.reach());
       readVgpr(r.address());
       mv.visitInsn(ICONST_2);
       mv.visitInsn(IUSHR);
@@ -561,6 +588,56 @@ final class LaneCodeGen {
         mv.visitVarInsn(ILOAD, lane);
         mv.visitInsn(IADD);
         readVgpr(g.data() + k);
+        mv.visitInsn(IASTORE);
+      }
+    }
+
+    /**
+     * To {@link #bail} unless the lane's LDS address in VGPR {@code address} and the offsets ({@code offsetBits},
+     * their or) are dword-aligned and the access, reaching {@code reach} bytes past the address, stays inside the
+     * workgroup's LDS. Emitted with nothing on the operand stack (the bail block has none).
+     */
+    private void checkLds(int address, int offsetBits, long reach) {
+      bails = true;
+      readVgpr(address);
+      push(offsetBits);
+      mv.visitInsn(IOR);
+      mv.visitInsn(ICONST_3);
+      mv.visitInsn(IAND);
+      mv.visitJumpInsn(IFNE, bail);
+      readVgpr(address);
+      zeroExtend();
+      mv.visitLdcInsn(reach);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(ILOAD, LDS_BYTES);
+      mv.visitInsn(I2L);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFGT, bail);
+    }
+
+    /**
+     * The lane's LDS word index and dwords for a write made after the lane loop ({@link FusedRun}), into the run's
+     * LDS write arrays.
+     */
+    private void ldsWrite(int index, LaneFusion.LdsWrite wr) {
+      int k = ldsWriteIndex[index];
+      if (wr.checked()) checkLds(wr.address(), wr.offset(), wr.reach());
+      mv.visitVarInsn(ALOAD, LDS_WRITE_WORDS);
+      push(k * Wave.LANES);
+      mv.visitVarInsn(ILOAD, lane);
+      mv.visitInsn(IADD);
+      readVgpr(wr.address());
+      mv.visitInsn(ICONST_2);
+      mv.visitInsn(IUSHR);
+      push(wr.offset() >>> 2);
+      mv.visitInsn(IADD);
+      mv.visitInsn(IASTORE);
+      for (int j = 0; j < wr.dwords(); j++) {
+        mv.visitVarInsn(ALOAD, LDS_WRITE_DATA);
+        push((4 * k + j) * Wave.LANES);
+        mv.visitVarInsn(ILOAD, lane);
+        mv.visitInsn(IADD);
+        readVgpr(wr.data() + j);
         mv.visitInsn(IASTORE);
       }
     }

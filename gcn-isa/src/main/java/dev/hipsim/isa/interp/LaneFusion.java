@@ -35,6 +35,7 @@ final class LaneFusion {
   static final int MAX_SCALAR_SLOTS = 32;
   static final int MAX_MASKS = 16;
   static final int MAX_LDS_READS = 16;
+  static final int MAX_LDS_WRITES = 8;
   static final int MAX_GLOBAL_LOADS = 8;
   static final int MAX_GLOBAL_STORES = 4;
 
@@ -57,15 +58,41 @@ final class LaneFusion {
   record Source(From from, int index) {}
 
   /**
-   * A dword LDS read in a run (ds_read_b32 … b128, ds_read2(st64)_b32/b64): the address VGPR, which no earlier
-   * instruction of the run writes, so that {@link FusedRun} checks every lane's address against the LDS bound
-   * before the run; the first destination VGPR; the byte offsets of the (first and second) address; dwords per
-   * address.
+   * A dword LDS read in a run (ds_read_b32 … b128, ds_read2(st64)_b32/b64): the address VGPR; the first destination
+   * VGPR; the byte offsets of the (first and second) address; dwords per address; whether the address is checked in
+   * the lane loop. An address no earlier instruction of the run writes is checked for every lane before the run
+   * ({@link FusedRun}); one the run computes is checked in the loop, where a lane out of bounds or misaligned sends
+   * the run back to its instructions one by one ({@link LaneBail}).
    */
-  record LdsRead(int address, int vdst, int offset0, int offset1, int dwords, boolean two) {
+  record LdsRead(int address, int vdst, int offset0, int offset1, int dwords, boolean two, boolean checked) {
     /** VGPRs written: dwords per address, for one or two addresses. */
     int registers() {
       return two ? 2 * dwords : dwords;
+    }
+
+    /** Bytes past the address that the read reaches. */
+    long reach() {
+      return Math.max(offset0, offset1) + 4L * dwords;
+    }
+
+    LdsRead checkedInLoop() {
+      return new LdsRead(address, vdst, offset0, offset1, dwords, two, true);
+    }
+  }
+
+  /**
+   * A dword LDS write in a run (ds_write_b32 … b128): the address VGPR, the first data VGPR, the byte offset, the
+   * dwords, whether the address is checked in the lane loop (as for {@link LdsRead}). The lane loop computes each
+   * lane's word index and data; the writes are made after it, one instruction after the other in lane order
+   * ({@link FusedRun}), and no LDS read follows a write in a run, so every read of the run reads before any write.
+   */
+  record LdsWrite(int address, int data, int offset, int dwords, boolean checked) {
+    long reach() {
+      return offset + 4L * dwords;
+    }
+
+    LdsWrite checkedInLoop() {
+      return new LdsWrite(address, data, offset, dwords, true);
     }
   }
 
@@ -103,9 +130,9 @@ final class LaneFusion {
    * (-1: none).
    */
   record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut, LdsRead lds, GlobalLoad load,
-      GlobalStore store) {
+      GlobalStore store, LdsWrite ldsWrite) {
     Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut) {
-      this(op, a, b, c, vdst, maskOut, null, null, null);
+      this(op, a, b, c, vdst, maskOut, null, null, null, null);
     }
 
     /** The VGPRs the step writes, from {@code vdst}. */
@@ -124,6 +151,7 @@ final class LaneFusion {
         if (x.from() == From.VGPR64) out.set(x.index(), x.index() + 2);
       }
       if (store != null) out.set(store.data(), store.data() + store.dwords());
+      if (ldsWrite != null) out.set(ldsWrite.data(), ldsWrite.data() + ldsWrite.dwords());
     }
   }
 
@@ -154,6 +182,29 @@ final class LaneFusion {
         if (s.load() != null) return true;
       }
       return false;
+    }
+
+    /**
+     * Whether the generated code may stop part-way and leave the run to its instructions one by one: a global load
+     * that faults, or an LDS address checked in the loop.
+     */
+    boolean mayStopPartWay() {
+      for (Step s : steps) {
+        if (s.load() != null || (s.lds() != null && s.lds().checked())
+            || (s.ldsWrite() != null && s.ldsWrite().checked())) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** The run's LDS writes, in order. */
+    List<LdsWrite> ldsWrites() {
+      List<LdsWrite> out = new ArrayList<>();
+      for (Step s : steps) {
+        if (s.ldsWrite() != null) out.add(s.ldsWrite());
+      }
+      return out;
     }
 
     /**
@@ -198,6 +249,7 @@ final class LaneFusion {
   /** Whether a run may start with {@code inst}, compiled alone as {@code op}. */
   static boolean mayStart(Instruction inst, Op op) {
     return fusible(inst) || (op instanceof LdsOps.Read && ((LdsOps.Read) op).fusible() != null)
+        || (op instanceof LdsOps.Write && ((LdsOps.Write) op).fusible() != null)
         || (op instanceof FlatOps.Access && ((FlatOps.Access) op).fusible() != null);
   }
 
@@ -238,8 +290,9 @@ final class LaneFusion {
     try {
       // every register and scalar 0: each lane loads from address 0
       lanes.run(new int[Wave.MAX_VGPRS * Wave.LANES], new int[MAX_SCALAR_SLOTS], new long[MAX_MASKS], -1L,
-          dev.hipsim.isa.fp.FpMode.DEFAULT, null, new dev.hipsim.isa.mem.FlatMemory(0, 64),
-          new long[MAX_GLOBAL_STORES][Wave.LANES], new int[MAX_GLOBAL_STORES * 4 * Wave.LANES]);
+          dev.hipsim.isa.fp.FpMode.DEFAULT, null, 0, new dev.hipsim.isa.mem.FlatMemory(0, 64),
+          new long[MAX_GLOBAL_STORES][Wave.LANES], new int[MAX_GLOBAL_STORES * 4 * Wave.LANES],
+          new int[MAX_LDS_WRITES * Wave.LANES], new int[MAX_LDS_WRITES * 4 * Wave.LANES]);
     } catch (dev.hipsim.isa.mem.GpuMemoryFault f) {
       throw new IllegalStateException("the warm-up's load faulted: " + f.getMessage(), f);
     }
@@ -277,6 +330,7 @@ final class LaneFusion {
     private final List<Src> maskInputs = new ArrayList<>();
     private final List<Dst> maskOutputs = new ArrayList<>();
     private int ldsReads;
+    private int ldsWrites;
     private int globalLoads;
     private int globalStores;
     /** Whether the wave ends right after the run: the instruction that ended it is s_endpgm. */
@@ -315,6 +369,8 @@ final class LaneFusion {
       }
       LdsRead read = op instanceof LdsOps.Read ? ((LdsOps.Read) op).fusible() : null;
       if (read != null) return addLdsRead(inst, read);
+      LdsWrite write = op instanceof LdsOps.Write ? ((LdsOps.Write) op).fusible() : null;
+      if (write != null) return addLdsWrite(inst, write);
       GlobalLoad load = op instanceof FlatOps.Access ? ((FlatOps.Access) op).fusible() : null;
       if (load != null) return addGlobalLoad(inst, load);
       if (!fusible(inst)) return false;
@@ -376,15 +432,30 @@ final class LaneFusion {
     }
 
     private boolean addLdsRead(Instruction inst, LdsRead read) {
-      if (ldsReads >= MAX_LDS_READS || written.get(read.address())
+      // A read after a write would read what the write, made after the lane loop, has not written yet.
+      if (ldsReads >= MAX_LDS_READS || ldsWrites > 0
           || read.vdst() + read.registers() > Wave.MAX_VGPRS / 2 || read.address() >= Wave.MAX_VGPRS / 2) {
         return false;
       }
+      if (written.get(read.address())) read = read.checkedInLoop();
       ldsReads++;
       steps.add(new Step(FusibleOp.LDS_READ, new Source(From.VGPR, read.address()), null, null, read.vdst(), -1,
-          read, null, null));
+          read, null, null, null));
       instructions.add(inst);
       written.set(read.vdst(), read.vdst() + read.registers());
+      return true;
+    }
+
+    private boolean addLdsWrite(Instruction inst, LdsWrite write) {
+      if (ldsWrites >= MAX_LDS_WRITES || write.data() + write.dwords() > Wave.MAX_VGPRS / 2
+          || write.address() >= Wave.MAX_VGPRS / 2) {
+        return false;
+      }
+      if (written.get(write.address())) write = write.checkedInLoop();
+      ldsWrites++;
+      steps.add(new Step(FusibleOp.LDS_WRITE, new Source(From.VGPR, write.address()), null, null, -1, -1, null,
+          null, null, write));
+      instructions.add(inst);
       return true;
     }
 
@@ -393,7 +464,7 @@ final class LaneFusion {
       Source[] address = addressSources(store.address());
       if (address == null) return false;
       globalStores++;
-      steps.add(new Step(FusibleOp.GLOBAL_STORE, address[0], address[1], null, -1, -1, null, null, store));
+      steps.add(new Step(FusibleOp.GLOBAL_STORE, address[0], address[1], null, -1, -1, null, null, store, null));
       instructions.add(inst);
       return true;
     }
@@ -403,7 +474,8 @@ final class LaneFusion {
       Source[] address = addressSources(load.address());
       if (address == null) return false;
       globalLoads++;
-      steps.add(new Step(FusibleOp.GLOBAL_LOAD, address[0], address[1], null, load.vdst(), -1, null, load, null));
+      steps.add(new Step(FusibleOp.GLOBAL_LOAD, address[0], address[1], null, load.vdst(), -1, null, load, null,
+          null));
       instructions.add(inst);
       written.set(load.vdst(), load.vdst() + load.dwords());
       return true;

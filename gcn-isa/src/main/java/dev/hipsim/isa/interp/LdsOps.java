@@ -159,7 +159,7 @@ final class LdsOps {
     LaneFusion.LdsRead fusible() {
       if (bytes != 4 || addr == null || addr.kind != Src.VGPR || dst == null || !dst.vector || dst.agpr) return null;
       return new LaneFusion.LdsRead(addr.index, dst.index, (int) (two ? pairOffset0 : offset0), (int) pairOffset1,
-          dwords, two);
+          dwords, two, false);
     }
 
     @Override
@@ -289,6 +289,17 @@ final class LdsOps {
       this.bytes = n.startsWith("DS_WRITE_B8") ? 1 : n.startsWith("DS_WRITE_B16") ? 2 : 4;
       this.data0 = Src.of(inst.operand(Slot.DATA0), 32);
       this.data1 = Src.of(inst.operand(Slot.DATA1), 32);
+    }
+
+    /**
+     * What a fused run needs to make the same write ({@link LaneFusion}): null unless this writes whole dwords from
+     * VGPRs to one VGPR address.
+     */
+    LaneFusion.LdsWrite fusible() {
+      if (bytes != 4 || two || addr == null || addr.kind != Src.VGPR || data0 == null || data0.kind != Src.VGPR) {
+        return null;
+      }
+      return new LaneFusion.LdsWrite(addr.index, data0.index, offset0, dwords, false);
     }
 
     @Override

@@ -43,6 +43,8 @@ class LaneFusionProperties {
       Operation.GLOBAL_STORE_DWORDX3, Operation.GLOBAL_STORE_DWORDX4, Operation.GLOBAL_STORE_SHORT};
   private static final Operation[] GLOBAL_LOADS = {Operation.GLOBAL_LOAD_DWORD, Operation.GLOBAL_LOAD_DWORDX2,
       Operation.GLOBAL_LOAD_DWORDX3, Operation.GLOBAL_LOAD_DWORDX4, Operation.GLOBAL_LOAD_UBYTE};
+  private static final Operation[] LDS_WRITES = {Operation.DS_WRITE_B32, Operation.DS_WRITE_B64,
+      Operation.DS_WRITE_B96, Operation.DS_WRITE_B128, Operation.DS_WRITE2_B32, Operation.DS_WRITE_B16};
   private static final Operation[] LDS_READS = {Operation.DS_READ_B32, Operation.DS_READ_B64, Operation.DS_READ_B96,
       Operation.DS_READ_B128, Operation.DS_READ2_B32, Operation.DS_READ2ST64_B32, Operation.DS_READ2_B64,
       Operation.DS_READ2ST64_B64};
@@ -75,11 +77,19 @@ class LaneFusionProperties {
     boolean lds = false;
     boolean global = false;
     boolean stores = false;
+    boolean ldsWrites = false;
+    boolean checked = false;
     for (Op op : page) {
+      checked |= op instanceof FusedRun && ((FusedRun) op).checksLdsInLoop();
       lds |= op instanceof FusedRun && ((FusedRun) op).readsLds();
+      ldsWrites |= op instanceof FusedRun && ((FusedRun) op).writesLds();
       global |= op instanceof FusedRun && ((FusedRun) op).loadsGlobal();
       stores |= op instanceof FusedRun && ((FusedRun) op).storesGlobal();
     }
+    Statistics.label("LDS address checked in the loop").collect(checked);
+    Statistics.label("LDS address checked in the loop").coverage(c -> c.check(true).percentage(p -> p > 5));
+    Statistics.label("LDS write in a run").collect(ldsWrites);
+    Statistics.label("LDS write in a run").coverage(c -> c.check(true).percentage(p -> p > 15));
     Statistics.label("global store in a run").collect(stores);
     Statistics.label("global store in a run").coverage(c -> c.check(true).percentage(p -> p > 15));
     Statistics.label("LDS read in a run").collect(lds);
@@ -95,6 +105,8 @@ class LaneFusionProperties {
     Statistics.label("fault").coverage(c -> c.check(false).percentage(p -> p > 50));
     if (singleFault != null) return; // a device error ends the dispatch: what the registers hold after is moot
     assertThat(fusedMemory.contents()).as(listing).isDeepEqualTo(singleMemory.contents());
+    int ldsSize = single.group.lds().size();
+    assertThat(fused.group.lds().read(0, ldsSize)).as(listing).isEqualTo(single.group.lds().read(0, ldsSize));
     if (registersLive) assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
     assertThat(fused.w.exec()).as(listing).isEqualTo(single.w.exec());
@@ -197,8 +209,9 @@ class LaneFusionProperties {
     scalars[3] = 8; // s2 again, the low half of the load's address
     dev.hipsim.isa.mem.FlatMemory memory = new dev.hipsim.isa.mem.FlatMemory(0, 64);
     memory.store32(8, 0x1234_5678);
-    LaneCodeGen.generate(plan, false).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null, memory,
-        new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES], new int[4 * LaneFusion.MAX_GLOBAL_STORES * Wave.LANES]);
+    LaneCodeGen.generate(plan, false).run(v, scalars, masks, -1L, dev.hipsim.isa.fp.FpMode.DEFAULT, null, 0, memory,
+        new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES], new int[4 * LaneFusion.MAX_GLOBAL_STORES * Wave.LANES],
+        new int[LaneFusion.MAX_LDS_WRITES * Wave.LANES], new int[4 * LaneFusion.MAX_LDS_WRITES * Wave.LANES]);
     assertThat(masks[0]).as("v_cmp_gt_i32 vcc, 8, v0 (0): every lane").isEqualTo(-1L);
     assertThat(v[7 * Wave.LANES + 63]).as("global_load_dword v7, v[2:3]: from 8 + 0").isEqualTo(0x1234_5678);
   }
@@ -345,14 +358,18 @@ class LaneFusionProperties {
         continue;
       }
       if (r.nextInt(5) == 0) {
-        out.add(ldsRead(t, r));
+        out.add(ldsRead(t, r, copiedAddress(t, r, out)));
+        continue;
+      }
+      if (r.nextInt(6) == 0) {
+        out.add(ldsWrite(t, r, copiedAddress(t, r, out)));
         continue;
       }
       if (r.nextInt(5) == 0) {
         out.add(globalLoad(t, r));
         continue;
       }
-      if (r.nextInt(8) == 0) {
+      if (r.nextInt(6) == 0) {
         out.add(globalStore(t, r));
         continue;
       }
@@ -387,13 +404,41 @@ class LaneFusionProperties {
     return e;
   }
 
-  /** A dword LDS read, its address mostly from v8-v11, its destination among v0-v7. */
-  private static Enc ldsRead(Target t, Random r) {
+  /**
+   * A quarter of the time, a v_mov_b32 of one of the LDS addresses in v8-v11 into v6 or v7 (added to {@code out}),
+   * for the LDS access that follows: an address the run computes, checked in the loop rather than before it.
+   * Returns that register, else -1.
+   */
+  private static int copiedAddress(Target t, Random r, List<Enc> out) {
+    if (r.nextInt(4) != 0) return -1;
+    int copy = 6 + r.nextInt(2);
+    out.add(Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(copy).src0(256 + ADDRESS_REGS + r.nextInt(4)));
+    return copy;
+  }
+
+  /**
+   * An LDS write: dwords mostly (a 16-bit or a two-address write, which do not fuse, now and then), its address
+   * {@code copy} when not -1, else mostly from v8-v11 (now and then from v0-v7, which mostly faults), its data
+   * among v0-v5.
+   */
+  private static Enc ldsWrite(Target t, Random r, int copy) {
+    Operation op = LDS_WRITES[r.nextInt(LDS_WRITES.length)];
+    String n = op.name();
+    int dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
+    int addr = copy >= 0 ? copy : r.nextInt(12) == 0 ? r.nextInt(VGPRS) : ADDRESS_REGS + r.nextInt(4);
+    int data = r.nextInt(6 - dwords + 1);
+    if (n.startsWith("DS_WRITE2")) return Enc.of(t, Format.DS, op).ds(addr, data, data + 1, r.nextInt(16), r.nextInt(16));
+    return Enc.of(t, Format.DS, op).ds(addr, data, 0, 0, 0).dsOffset(r.nextInt(8) == 0 ? r.nextInt(256)
+        : 4 * r.nextInt(32));
+  }
+
+  /** A dword LDS read, its address {@code copy} or mostly from v8-v11, its destination among v0-v7. */
+  private static Enc ldsRead(Target t, Random r, int copy) {
     Operation op = LDS_READS[r.nextInt(LDS_READS.length)];
     String n = op.name();
     int dwords = n.contains("B128") ? 4 : n.contains("B96") ? 3 : n.contains("B64") ? 2 : 1;
     int registers = n.startsWith("DS_READ2") ? 2 * dwords : dwords;
-    int addr = r.nextInt(6) == 0 ? r.nextInt(VGPRS) : ADDRESS_REGS + r.nextInt(4);
+    int addr = copy >= 0 ? copy : r.nextInt(6) == 0 ? r.nextInt(VGPRS) : ADDRESS_REGS + r.nextInt(4);
     int vdst = r.nextInt(VGPRS - registers + 1);
     Enc e = Enc.of(t, Format.DS, op).vdst(vdst);
     if (n.startsWith("DS_READ2")) {
