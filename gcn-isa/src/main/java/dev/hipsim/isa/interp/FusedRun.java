@@ -205,6 +205,11 @@ final class FusedRun extends Op {
       int dwords = ldsWrites[k].dwords();
       int at = k * Wave.LANES;
       int from = 4 * k * Wave.LANES;
+      if (exec == -1L && dwords == 1) {
+        // The common case in a loop of its own, which C2 compiles as it does LdsOps' full-wave scatter.
+        for (int l = 0; l < Wave.LANES; l++) words[index[at + l]] = data[from + l];
+        continue;
+      }
       for (int l = 0; l < Wave.LANES; l++) {
         if ((exec >>> l & 1) == 0) continue;
         int x = index[at + l];
