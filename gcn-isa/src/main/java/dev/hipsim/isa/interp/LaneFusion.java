@@ -200,9 +200,15 @@ final class LaneFusion {
 
     /** The run's LDS writes, in order. */
     List<LdsWrite> ldsWrites() {
-      List<LdsWrite> out = new ArrayList<>();
+      return collect(Step::ldsWrite);
+    }
+
+    /** What {@code part} gives for the steps that have it, in order. */
+    private <T> List<T> collect(java.util.function.Function<Step, T> part) {
+      List<T> out = new ArrayList<>();
       for (Step s : steps) {
-        if (s.ldsWrite() != null) out.add(s.ldsWrite());
+        T x = part.apply(s);
+        if (x != null) out.add(x);
       }
       return out;
     }
@@ -229,20 +235,12 @@ final class LaneFusion {
 
     /** The run's global stores, in order (its last steps). */
     List<GlobalStore> stores() {
-      List<GlobalStore> out = new ArrayList<>();
-      for (Step s : steps) {
-        if (s.store() != null) out.add(s.store());
-      }
-      return out;
+      return collect(Step::store);
     }
 
     /** The run's LDS reads, in order. */
     List<LdsRead> ldsReads() {
-      List<LdsRead> reads = new ArrayList<>();
-      for (Step s : steps) {
-        if (s.lds() != null) reads.add(s.lds());
-      }
-      return reads;
+      return collect(Step::lds);
     }
   }
 
