@@ -40,8 +40,8 @@ public final class Ctx {
   final int[] fusedLdsWriteData = new int[LaneFusion.MAX_LDS_WRITES * 4 * Wave.LANES];
 
   /**
-   * Room for the registers a fused run that loads saves before it runs ({@link FusedRun}): every VGPR a run can
-   * read, made on first use.
+   * Room for the registers a fused run that can stop part-way saves before it runs ({@link FusedRun}): every VGPR
+   * a run can read, made on first use.
    */
   int[] fusedSaved() {
     int[] saved = fusedSaved;

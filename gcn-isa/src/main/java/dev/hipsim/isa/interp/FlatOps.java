@@ -78,11 +78,9 @@ final class FlatOps {
      * from VGPRs, addressed as {@link #fusible} loads are. Null for every other form.
      */
     LaneFusion.GlobalStore fusibleStore() {
-      if (segment != GLOBAL || access.kind() != MemoryAccess.Kind.STORE || !dwordVector || data.kind != Src.VGPR
-          || addr == null || addr.kind != Src.VGPR || (saddr != null && saddr.kind != Src.SGPR)) {
-        return null;
-      }
-      return new LaneFusion.GlobalStore(instruction, fusedAddress(), data.index, access.dwords());
+      if (access.kind() != MemoryAccess.Kind.STORE || !dwordVector || data.kind != Src.VGPR) return null;
+      LaneFusion.GlobalAddress a = fusedAddress();
+      return a == null ? null : new LaneFusion.GlobalStore(instruction, a, data.index, access.dwords());
     }
 
     /**
@@ -90,15 +88,19 @@ final class FlatOps {
      * addressed by a VGPR pair or by an SGPR base and a VGPR offset. Null for every other form.
      */
     LaneFusion.GlobalLoad fusible() {
-      if (segment != GLOBAL || access.kind() != MemoryAccess.Kind.LOAD || !dwordVector || !vdst.vector || vdst.agpr
-          || addr == null || addr.kind != Src.VGPR || (saddr != null && saddr.kind != Src.SGPR)) {
-        return null;
-      }
-      return new LaneFusion.GlobalLoad(fusedAddress(), vdst.index, access.dwords());
+      if (access.kind() != MemoryAccess.Kind.LOAD || !dwordVector || !vdst.vector || vdst.agpr) return null;
+      LaneFusion.GlobalAddress a = fusedAddress();
+      return a == null ? null : new LaneFusion.GlobalLoad(a, vdst.index, access.dwords());
     }
 
-    /** The address as a fused run reads it: the VGPR (pair), the SGPR base when there is one, the offset. */
+    /**
+     * The address as a fused run reads it: the VGPR (pair), the SGPR base when there is one, the offset; null unless
+     * this is a GLOBAL access addressed by a VGPR (pair) and, if any, an SGPR base.
+     */
     private LaneFusion.GlobalAddress fusedAddress() {
+      if (segment != GLOBAL || addr == null || addr.kind != Src.VGPR || (saddr != null && saddr.kind != Src.SGPR)) {
+        return null;
+      }
       return new LaneFusion.GlobalAddress(addr.index, saddr == null ? null : instruction.operand(Slot.SADDR), offset);
     }
 

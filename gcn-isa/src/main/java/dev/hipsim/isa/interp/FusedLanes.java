@@ -4,8 +4,8 @@ import dev.hipsim.isa.mem.GpuMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 
 /**
- * The generated code of one fused run of VALU instructions and loads ({@link LaneCodeGen}): every instruction of the run for
- * one lane, then the next lane.
+ * The generated code of one fused run of VALU and memory instructions ({@link LaneCodeGen}): every instruction of
+ * the run for one lane, then the next lane.
  */
 interface FusedLanes {
   /**

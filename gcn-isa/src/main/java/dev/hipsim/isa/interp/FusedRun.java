@@ -36,8 +36,8 @@ final class FusedRun extends Op {
   private final long[] ldsReach;
   private final int[] ldsOffsetBits;
   /**
-   * When the run loads from global memory: the VGPRs to put back should a load fault part-way through ({@link
-   * LaneFusion.Plan#overwrittenInputs}); null when nothing in the run can fault.
+   * When the run can stop part-way (a global load faults, an LDS address checked in the loop fails): the VGPRs to
+   * put back before its instructions run one by one ({@link LaneFusion.Plan#overwrittenInputs}); null otherwise.
    */
   private final int[] overwrittenInputs;
   /** The run's stores, made after its lane loop. */
@@ -61,21 +61,16 @@ final class FusedRun extends Op {
     this.overwrittenInputs = plan.mayStopPartWay() ? plan.overwrittenInputs() : null;
     this.stores = plan.stores().toArray(new LaneFusion.GlobalStore[0]);
     this.ldsWrites = plan.ldsWrites().toArray(new LaneFusion.LdsWrite[0]);
-    this.usesLds = !plan.ldsReads().isEmpty() || ldsWrites.length > 0;
+    List<LaneFusion.LdsAccess> lds = plan.ldsAccesses();
+    this.usesLds = !lds.isEmpty();
     // One bound and alignment check per address register, before the run, for the LDS accesses whose address no
     // earlier instruction of the run writes: the accesses from one register differ only in offsets.
     java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
-    for (LaneFusion.LdsRead r : plan.ldsReads()) {
-      if (r.checked()) continue;
-      long[] e = byRegister.computeIfAbsent(r.address(), k -> new long[2]);
-      e[0] = Math.max(e[0], r.reach());
-      e[1] |= r.offset0() | r.offset1();
-    }
-    for (LaneFusion.LdsWrite wr : ldsWrites) {
-      if (wr.checked()) continue;
-      long[] e = byRegister.computeIfAbsent(wr.address(), k -> new long[2]);
-      e[0] = Math.max(e[0], wr.reach());
-      e[1] |= wr.offset();
+    for (LaneFusion.LdsAccess a : lds) {
+      if (a.checked()) continue;
+      long[] e = byRegister.computeIfAbsent(a.address(), k -> new long[2]);
+      e[0] = Math.max(e[0], a.reach());
+      e[1] |= a.offsetBits();
     }
     this.ldsAddressRegisters = new int[byRegister.size()];
     this.ldsReach = new long[byRegister.size()];
@@ -168,10 +163,11 @@ final class FusedRun extends Op {
   }
 
   /**
-   * Runs the generated code of a run that loads from global memory. When a lane's load faults, lanes before it
-   * have finished the run: the registers they overwrote that the run reads go back to what they held, and the
-   * instructions run one by one, which fault at the instruction and lane where the hardware would (or complete,
-   * should the memory have changed in between). Returns whether the generated code ran to its end.
+   * Runs the generated code of a run that can stop part-way. When a lane's load faults or its LDS address fails
+   * the check in the loop, lanes before it have finished the run: the registers they overwrote that the run reads
+   * go back to what they held, and the instructions run one by one, which fault or handle the lane as the hardware
+   * would (or complete, should the memory have changed in between). Returns whether the generated code ran to its
+   * end.
    */
   private boolean runSaving(Wave w, Ctx cx, int[] s, long[] m, int[] words, int ldsBytes)
       throws DispatchException {
@@ -267,7 +263,7 @@ final class FusedRun extends Op {
 
   /** Whether the run checks an LDS address in its lane loop (for tests). */
   boolean checksLdsInLoop() {
-    return overwrittenInputs != null && !plan.loadsGlobal();
+    return plan.checksLdsInLoop();
   }
 
   /** Whether the run writes LDS (for tests). */

@@ -434,7 +434,7 @@ final class LaneCodeGen {
      */
     private void ldsRead(LaneFusion.LdsRead r) {
       int word = intLocal();
-      if (r.checked()) checkLds(r.address(), r.offset0() | r.offset1(), r.reach());
+      if (r.checked()) checkLds(r);
       readVgpr(r.address());
       mv.visitInsn(ICONST_2);
       mv.visitInsn(IUSHR);
@@ -593,21 +593,21 @@ final class LaneCodeGen {
     }
 
     /**
-     * To {@link #bail} unless the lane's LDS address in VGPR {@code address} and the offsets ({@code offsetBits},
-     * their or) are dword-aligned and the access, reaching {@code reach} bytes past the address, stays inside the
-     * workgroup's LDS. Emitted with nothing on the operand stack (the bail block has none).
+     * To {@link #bail} unless the lane's LDS address and the access's offsets are dword-aligned and the access
+     * stays inside the workgroup's LDS. Emitted with nothing on the operand stack (the bail block has none).
      */
-    private void checkLds(int address, int offsetBits, long reach) {
+    private void checkLds(LaneFusion.LdsAccess access) {
       bails = true;
+      int address = access.address();
       readVgpr(address);
-      push(offsetBits);
+      push(access.offsetBits());
       mv.visitInsn(IOR);
       mv.visitInsn(ICONST_3);
       mv.visitInsn(IAND);
       mv.visitJumpInsn(IFNE, bail);
       readVgpr(address);
       zeroExtend();
-      mv.visitLdcInsn(reach);
+      mv.visitLdcInsn(access.reach());
       mv.visitInsn(LADD);
       mv.visitVarInsn(ILOAD, LDS_BYTES);
       mv.visitInsn(I2L);
@@ -621,7 +621,7 @@ final class LaneCodeGen {
      */
     private void ldsWrite(int index, LaneFusion.LdsWrite wr) {
       int k = ldsWriteIndex[index];
-      if (wr.checked()) checkLds(wr.address(), wr.offset(), wr.reach());
+      if (wr.checked()) checkLds(wr);
       mv.visitVarInsn(ALOAD, LDS_WRITE_WORDS);
       push(k * Wave.LANES);
       mv.visitVarInsn(ILOAD, lane);

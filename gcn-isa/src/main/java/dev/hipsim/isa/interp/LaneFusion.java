@@ -58,21 +58,42 @@ final class LaneFusion {
   record Source(From from, int index) {}
 
   /**
+   * What the bound and alignment check of an LDS access in a run needs: the address VGPR, the bytes past the
+   * address the access reaches, the or of its byte offsets, and whether the check is in the lane loop. An address
+   * no earlier instruction of the run writes is checked for every lane before the run ({@link FusedRun}); one the
+   * run computes is checked in the loop, where a lane out of bounds or misaligned sends the run back to its
+   * instructions one by one ({@link LaneBail}).
+   */
+  sealed interface LdsAccess permits LdsRead, LdsWrite {
+    int address();
+
+    long reach();
+
+    int offsetBits();
+
+    boolean checked();
+  }
+
+  /**
    * A dword LDS read in a run (ds_read_b32 … b128, ds_read2(st64)_b32/b64): the address VGPR; the first destination
    * VGPR; the byte offsets of the (first and second) address; dwords per address; whether the address is checked in
-   * the lane loop. An address no earlier instruction of the run writes is checked for every lane before the run
-   * ({@link FusedRun}); one the run computes is checked in the loop, where a lane out of bounds or misaligned sends
-   * the run back to its instructions one by one ({@link LaneBail}).
+   * the lane loop ({@link LdsAccess}).
    */
-  record LdsRead(int address, int vdst, int offset0, int offset1, int dwords, boolean two, boolean checked) {
+  record LdsRead(int address, int vdst, int offset0, int offset1, int dwords, boolean two, boolean checked)
+      implements LdsAccess {
     /** VGPRs written: dwords per address, for one or two addresses. */
     int registers() {
       return two ? 2 * dwords : dwords;
     }
 
-    /** Bytes past the address that the read reaches. */
-    long reach() {
+    @Override
+    public long reach() {
       return Math.max(offset0, offset1) + 4L * dwords;
+    }
+
+    @Override
+    public int offsetBits() {
+      return offset0 | offset1;
     }
 
     LdsRead checkedInLoop() {
@@ -82,13 +103,19 @@ final class LaneFusion {
 
   /**
    * A dword LDS write in a run (ds_write_b32 … b128): the address VGPR, the first data VGPR, the byte offset, the
-   * dwords, whether the address is checked in the lane loop (as for {@link LdsRead}). The lane loop computes each
+   * dwords, whether the address is checked in the lane loop ({@link LdsAccess}). The lane loop computes each
    * lane's word index and data; the writes are made after it, one instruction after the other in lane order
    * ({@link FusedRun}), and no LDS read follows a write in a run, so every read of the run reads before any write.
    */
-  record LdsWrite(int address, int data, int offset, int dwords, boolean checked) {
-    long reach() {
+  record LdsWrite(int address, int data, int offset, int dwords, boolean checked) implements LdsAccess {
+    @Override
+    public long reach() {
       return offset + 4L * dwords;
+    }
+
+    @Override
+    public int offsetBits() {
+      return offset;
     }
 
     LdsWrite checkedInLoop() {
@@ -125,9 +152,9 @@ final class LaneFusion {
   record GlobalStore(Instruction instruction, GlobalAddress address, int data, int dwords) {}
 
   /**
-   * One instruction of a run: the operation, its sources (null when absent; a global load's address, then its
-   * scalar base), its vector destination (-1: none; a pair when the result is 64-bit) and its lane-mask output
-   * (-1: none).
+   * One instruction of a run: the operation, its sources (null when absent; a global access's address, then its
+   * scalar base), its vector destination (-1: none; a pair when the result is 64-bit), its lane-mask output (-1:
+   * none), and what a memory step accesses.
    */
   record Step(FusibleOp op, Source a, Source b, Source c, int vdst, int maskOut, LdsRead lds, GlobalLoad load,
       GlobalStore store, LdsWrite ldsWrite) {
@@ -178,8 +205,13 @@ final class LaneFusion {
 
     /** Whether the run loads from global memory (the only step that can fault). */
     boolean loadsGlobal() {
-      for (Step s : steps) {
-        if (s.load() != null) return true;
+      return !collect(Step::load).isEmpty();
+    }
+
+    /** Whether the run checks an LDS address in its lane loop. */
+    boolean checksLdsInLoop() {
+      for (LdsAccess a : ldsAccesses()) {
+        if (a.checked()) return true;
       }
       return false;
     }
@@ -189,13 +221,12 @@ final class LaneFusion {
      * that faults, or an LDS address checked in the loop.
      */
     boolean mayStopPartWay() {
-      for (Step s : steps) {
-        if (s.load() != null || (s.lds() != null && s.lds().checked())
-            || (s.ldsWrite() != null && s.ldsWrite().checked())) {
-          return true;
-        }
-      }
-      return false;
+      return loadsGlobal() || checksLdsInLoop();
+    }
+
+    /** The run's LDS reads and writes, in order. */
+    List<LdsAccess> ldsAccesses() {
+      return collect(s -> s.lds() != null ? s.lds() : s.ldsWrite());
     }
 
     /** The run's LDS writes, in order. */

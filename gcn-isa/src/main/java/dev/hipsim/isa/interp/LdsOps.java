@@ -158,8 +158,8 @@ final class LdsOps {
      */
     LaneFusion.LdsRead fusible() {
       if (bytes != 4 || addr == null || addr.kind != Src.VGPR || dst == null || !dst.vector || dst.agpr) return null;
-      return new LaneFusion.LdsRead(addr.index, dst.index, (int) (two ? pairOffset0 : offset0), (int) pairOffset1,
-          dwords, two, false);
+      return new LaneFusion.LdsRead(addr.index, dst.index, (int) firstOffset(), (int) pairOffset1, dwords, two,
+          false);
     }
 
     @Override
