@@ -803,6 +803,7 @@ final class LaneCodeGen {
 
     /** Sets the lane's bit of output mask {@code out} from the 0/1 in {@code bitLocal}. */
     private void accumulate(int out, int bitLocal) {
+      if (out < 0) return; // a mask nothing reads after the run
       mv.visitVarInsn(LLOAD, maskOutLocal[out]);
       mv.visitVarInsn(ILOAD, bitLocal);
       mv.visitInsn(I2L);

@@ -580,8 +580,29 @@ final class LaneFusion {
     Plan plan() {
       int[] widths = new int[scalarWidths.size()];
       for (int i = 0; i < widths.length; i++) widths[i] = scalarWidths.get(i);
-      return new Plan(List.copyOf(instructions), List.copyOf(steps), List.copyOf(scalars), widths,
-          List.copyOf(maskInputs), List.copyOf(maskOutputs), endsWave);
+      // Only the lane masks the wave can still read are written: a step's mask output is dropped when later steps
+      // of the run write both its registers, when it goes to the null register, and when the wave ends after the
+      // run. The step still computes its lane's bit for the steps of the run that read it. (The outputs kept are
+      // written in step order, so a later one that covers half of an earlier one's pair wins that half.)
+      List<Dst> live = new ArrayList<>();
+      List<Step> kept = new ArrayList<>(steps.size());
+      for (int i = 0; i < steps.size(); i++) {
+        Step s = steps.get(i);
+        if (s.maskOut() < 0) {
+          kept.add(s);
+          continue;
+        }
+        Dst d = maskOutputs.get(s.maskOut());
+        boolean read = !endsWave && d.index >= 0 && (maskWriter[d.index] == i || maskWriter[d.index + 1] == i);
+        int out = -1;
+        if (read) {
+          out = live.size();
+          live.add(d);
+        }
+        kept.add(new Step(s.op(), s.a(), s.b(), s.c(), s.vdst(), out, s.lds(), s.load(), s.store(), s.ldsWrite()));
+      }
+      return new Plan(List.copyOf(instructions), List.copyOf(kept), List.copyOf(scalars), widths,
+          List.copyOf(maskInputs), List.copyOf(live), endsWave);
     }
   }
 }
