@@ -46,6 +46,8 @@ final class FusedRun extends Op {
   private final LaneFusion.LdsWrite[] ldsWrites;
   /** Whether the run reads or writes LDS. */
   private final boolean usesLds;
+  /** The run's scalar ALU instructions, which run after its lane loop ({@link LaneFusion.Builder#addScalar}). */
+  private final Op[] scalarParts;
 
   private FusedRun(Op[] parts, int size, int[] mix, FusedLanes allLanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
@@ -63,6 +65,9 @@ final class FusedRun extends Op {
     this.ldsWrites = plan.ldsWrites().toArray(new LaneFusion.LdsWrite[0]);
     List<LaneFusion.LdsAccess> lds = plan.ldsAccesses();
     this.usesLds = !lds.isEmpty();
+    int[] deferred = plan.scalarInstructions();
+    this.scalarParts = new Op[deferred.length];
+    for (int k = 0; k < deferred.length; k++) scalarParts[k] = parts[deferred[k]];
     // One bound and alignment check per address register, before the run, for the LDS accesses whose address no
     // earlier instruction of the run writes: the accesses from one register differ only in offsets.
     java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
@@ -271,6 +276,11 @@ final class FusedRun extends Op {
     return ldsWrites.length > 0;
   }
 
+  /** Whether the run has scalar ALU instructions (for tests). */
+  boolean runsScalars() {
+    return scalarParts.length > 0;
+  }
+
   /** The run's first instruction compiled alone. */
   @Override
   Op alone() {
@@ -315,6 +325,8 @@ final class FusedRun extends Op {
     for (int i = 0; i < maskOutputs.length; i++) maskOutputs[i].writeScalar64(w, m[base + i]);
     if (ldsWrites.length > 0) writeLds(w, cx, words);
     if (stores.length > 0) store(w, cx);
-    w.pc += size;
+    long pc = w.pc;
+    for (Op scalar : scalarParts) scalar.execute(w, cx); // each steps the program counter as it would alone
+    w.pc = pc + size;
   }
 }

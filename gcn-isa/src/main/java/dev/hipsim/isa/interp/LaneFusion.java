@@ -185,10 +185,11 @@ final class LaneFusion {
   /**
    * A run found at an address: its instructions (transparent ones included), the steps its VALU and LDS
    * instructions become, the scalar sources read before the run (and their widths), the lane masks read before it
-   * and those written after it.
+   * and those written after it, and its scalar ALU instructions (indices into its instructions), which run once
+   * each after the lane loop ({@link Builder#addScalar}).
    */
   record Plan(List<Instruction> instructions, List<Step> steps, List<Src> scalars, int[] scalarWidths,
-      List<Src> maskInputs, List<Dst> maskOutputs, boolean endsWave) {
+      List<Src> maskInputs, List<Dst> maskOutputs, boolean endsWave, int[] scalarInstructions) {
     int scalarSlots() {
       int n = 0;
       for (int w : scalarWidths) n += w == 64 ? 2 : 1;
@@ -368,6 +369,12 @@ final class LaneFusion {
     private final java.util.BitSet written = new java.util.BitSet(Wave.MAX_VGPRS);
     /** The step that last wrote each scalar register as a lane mask, or -1. */
     private final int[] maskWriter = new int[Wave.SGPR_SLOTS];
+    /** The SGPRs the run's scalar instructions write: later steps may not read them. */
+    private final java.util.BitSet scalarWritten = new java.util.BitSet(Wave.SGPR_SLOTS);
+    /** The SGPRs the run's scalar instructions read or write: later steps may not write them as lane masks. */
+    private final java.util.BitSet scalarTouched = new java.util.BitSet(Wave.SGPR_SLOTS);
+    /** The run's scalar instructions, as indices into {@link #instructions}. */
+    private final List<Integer> scalarInstructions = new ArrayList<>();
 
     Builder() {
       Arrays.fill(maskWriter, -1);
@@ -396,6 +403,7 @@ final class LaneFusion {
         endsWave = inst.isValid() && inst.operation() == dev.hipsim.isa.decode.Operation.S_ENDPGM;
         return false;
       }
+      if (op instanceof ScalarAluOps.Sop) return !instructions.isEmpty() && addScalar(inst, (ScalarAluOps.Sop) op);
       LdsRead read = op instanceof LdsOps.Read ? ((LdsOps.Read) op).fusible() : null;
       if (read != null) return addLdsRead(inst, read);
       LdsWrite write = op instanceof LdsOps.Write ? ((LdsOps.Write) op).fusible() : null;
@@ -434,6 +442,7 @@ final class LaneFusion {
       if (ok && (f.shape().masksOnly() || f.shape().carries())) {
         maskDst = Dst.of(inst.sdst());
         ok = maskDst != null && !maskDst.vector && writableMask(maskDst)
+            && (maskDst.index < 0 || scalarTouched.get(maskDst.index, maskDst.index + 2).isEmpty())
             && maskInputs.size() + maskOutputs.size() < MAX_MASKS;
       }
       if (!ok) {
@@ -457,6 +466,51 @@ final class LaneFusion {
       steps.add(new Step(f, a, b, c, vdst, maskOut));
       if (vdst >= 0) written.set(vdst, vdst + (spec.wd() == 64 ? 2 : 1));
       instructions.add(inst);
+      return true;
+    }
+
+    /**
+     * Adds a scalar ALU instruction. It runs once, after the lane loop and the write-back of the run's lane masks,
+     * in order with the run's other scalar instructions. So later steps may not read what it writes (steps read
+     * their scalars before the loop), nor write a lane mask to what it reads or writes. Earlier steps read their
+     * scalars before the loop, and the masks they wrote are in their registers by the time it runs: it may read
+     * them, and write what they read or wrote.
+     *
+     * <p>Only the families that move, compute, compare and test bits, and only on SGPRs below M0 (VCC included),
+     * constants and literals: nothing that touches EXEC, M0, the program counter or the hardware registers, and
+     * nothing that can fail, since the steps after it in the run have run by then.
+     */
+    private boolean addScalar(Instruction inst, ScalarAluOps.Sop op) {
+      if (!(op instanceof ScalarAluOps.Moves || op instanceof ScalarAluOps.Arithmetic
+          || op instanceof ScalarAluOps.Logic || op instanceof ScalarAluOps.BitFields
+          || op instanceof ScalarAluOps.Compares)) {
+        return false;
+      }
+      // The families read their sources as 32 or 64 bits by operation: a name with 64 in it may read or write
+      // pairs, and every operand is taken as a pair then (for the checks only).
+      int dwords = inst.operation().name().contains("64") ? 2 : 1;
+      java.util.BitSet reads = new java.util.BitSet(Wave.SGPR_SLOTS);
+      java.util.BitSet writes = new java.util.BitSet(Wave.SGPR_SLOTS);
+      if (!scalarOperand(op.s0, dwords, reads) || !scalarOperand(op.s1, dwords, reads)) return false;
+      if (op.dst != null) {
+        if (op.dst.vector || op.dst.index >= Wave.M0) return false;
+        if (op.dst.index >= 0) writes.set(op.dst.index, op.dst.index + dwords);
+        // SOPK forms read their destination too (s_addk_i32, s_cmpk_*)
+        if (!scalarOperand(op.kdst, dwords, reads)) return false;
+      }
+      scalarWritten.or(writes);
+      scalarTouched.or(reads);
+      scalarTouched.or(writes);
+      scalarInstructions.add(instructions.size());
+      instructions.add(inst);
+      return true;
+    }
+
+    /** Adds the SGPRs a scalar instruction's source reads to {@code into}; false for what a run cannot defer. */
+    private static boolean scalarOperand(Src s, int dwords, java.util.BitSet into) {
+      if (s == null || s.kind == Src.CONST) return true;
+      if (s.kind != Src.SGPR || s.index < 0 || s.index + dwords > Wave.M0) return false;
+      into.set(s.index, s.index + dwords);
       return true;
     }
 
@@ -535,6 +589,7 @@ final class LaneFusion {
       if (s.kind == Src.SGPR) {
         if (s.index < 0 || s.index + (width == 64 ? 1 : 0) >= Wave.SGPR_SLOTS) return null;
         if (writtenAsMask(s.index) || (width == 64 && writtenAsMask(s.index + 1))) return null;
+        if (scalarWritten.get(s.index) || (width == 64 && scalarWritten.get(s.index + 1))) return null;
       } else if (s.kind != Src.CONST) {
         return null;
       }
@@ -553,6 +608,8 @@ final class LaneFusion {
       Src s = Src.of(operand, 64);
       if (s.kind == Src.SGPR) {
         if (s.index < 0 || s.index + 1 >= Wave.SGPR_SLOTS) return null;
+        // (before a mask an earlier step made: a scalar instruction may have written the register since)
+        if (scalarWritten.get(s.index) || scalarWritten.get(s.index + 1)) return null;
         int w = maskWriter[s.index];
         if (w >= 0 && maskWriter[s.index + 1] == w && maskOutputs.get(steps.get(w).maskOut()).index == s.index) {
           return new Source(From.MASK_STEP, w);
@@ -601,8 +658,10 @@ final class LaneFusion {
         }
         kept.add(new Step(s.op(), s.a(), s.b(), s.c(), s.vdst(), out, s.lds(), s.load(), s.store(), s.ldsWrite()));
       }
+      int[] deferred = new int[scalarInstructions.size()];
+      for (int i = 0; i < deferred.length; i++) deferred[i] = scalarInstructions.get(i);
       return new Plan(List.copyOf(instructions), List.copyOf(kept), List.copyOf(scalars), widths,
-          List.copyOf(maskInputs), List.copyOf(live), endsWave);
+          List.copyOf(maskInputs), List.copyOf(live), endsWave, deferred);
     }
   }
 }

@@ -79,7 +79,9 @@ class LaneFusionProperties {
     boolean stores = false;
     boolean ldsWrites = false;
     boolean checked = false;
+    boolean scalars = false;
     for (Op op : page) {
+      scalars |= op instanceof FusedRun && ((FusedRun) op).runsScalars();
       checked |= op instanceof FusedRun && ((FusedRun) op).checksLdsInLoop();
       lds |= op instanceof FusedRun && ((FusedRun) op).readsLds();
       ldsWrites |= op instanceof FusedRun && ((FusedRun) op).writesLds();
@@ -88,6 +90,8 @@ class LaneFusionProperties {
     }
     Statistics.label("LDS address checked in the loop").collect(checked);
     Statistics.label("LDS address checked in the loop").coverage(c -> c.check(true).percentage(p -> p > 5));
+    Statistics.label("scalar instruction in a run").collect(scalars);
+    Statistics.label("scalar instruction in a run").coverage(c -> c.check(true).percentage(p -> p > 15));
     Statistics.label("LDS write in a run").collect(ldsWrites);
     Statistics.label("LDS write in a run").coverage(c -> c.check(true).percentage(p -> p > 15));
     Statistics.label("global store in a run").collect(stores);
@@ -112,8 +116,70 @@ class LaneFusionProperties {
       assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
     }
     assertThat(fused.w.exec()).as(listing).isEqualTo(single.w.exec());
+    assertThat(fused.w.scc).as(listing).isEqualTo(single.w.scc);
     assertThat(fused.w.pc).as(listing).isEqualTo(single.w.pc);
     assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions);
+  }
+
+  /**
+   * Scalar ALU instructions between a run's steps, on a handful of SGPRs that the steps read as scalars and lane
+   * masks and write as lane masks, so that most sequences have an order the run must keep: a scalar read of a mask
+   * a step wrote, a step reading what a scalar instruction wrote, a mask written over what a scalar instruction
+   * read.
+   */
+  @Property(tries = 400)
+  void scalarInstructionsInARunKeepTheirOrderWithItsSteps(@ForAll long seed) throws Exception {
+    Target t = Target.GFX90A;
+    Random r = new Random(seed);
+    List<Enc> code = new ArrayList<>();
+    code.add(Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(r.nextInt(4)).src0(denseScalar(r)).src1(256));
+    int n = 3 + r.nextInt(8);
+    for (int i = 0; i < n; i++) {
+      int v = 256 + r.nextInt(4);
+      int d = r.nextInt(4);
+      switch (r.nextInt(7)) {
+        case 0 -> code.add(Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(d).src0(denseScalar(r)).src1(v));
+        case 1 -> code.add(Enc.of(t, Format.VOP3, Operation.V_CNDMASK_B32).vdst(d).src0(v).src1(256 + r.nextInt(4))
+            .src2(DENSE_PAIRS[r.nextInt(DENSE_PAIRS.length)]));
+        case 2 -> code.add(Enc.of(t, Format.VOP3, Operation.V_CMP_GT_I32).vdst(DENSE_PAIRS[r.nextInt(2)])
+            .src0(denseScalar(r)).src1(v));
+        case 3 -> code.add(Enc.of(t, Format.VOP3, Operation.V_ADD_CO_U32).vdst(d)
+            .sdst(DENSE_PAIRS[r.nextInt(DENSE_PAIRS.length)]).src0(denseScalar(r)).src1(v));
+        case 4 -> code.add(Enc.of(t, Format.SOP2, Operation.S_ADD_U32).sdst(denseScalar(r)).ssrc0(denseScalar(r))
+            .ssrc1(denseScalar(r)));
+        case 5 -> code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B64).sdst(DENSE_PAIRS[r.nextInt(2)])
+            .ssrc0(DENSE_PAIRS[r.nextInt(DENSE_PAIRS.length)]));
+        default -> code.add(Enc.of(t, Format.SOP2, Operation.S_CSELECT_B32).sdst(denseScalar(r))
+            .ssrc0(denseScalar(r)).ssrc1(129 + r.nextInt(8)));
+      }
+    }
+    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128)); // registers live at the end
+    Machine fused = machine(t, seed, code);
+    Machine single = machine(t, seed, code);
+    CodeCache fusing = new CodeCache(t, true, 0);
+    assertThat(run(fused, fusing, seed)).isNull();
+    assertThat(run(single, new CodeCache(t, false), seed)).isNull();
+    boolean scalars = false;
+    for (Op op : fusing.page(CODE >>> CodeCache.PAGE_SHIFT)) {
+      scalars |= op instanceof FusedRun && ((FusedRun) op).runsScalars();
+    }
+    Statistics.label("scalar instruction in a run").collect(scalars);
+    Statistics.label("scalar instruction in a run").coverage(c -> c.check(true).percentage(p -> p > 40));
+    String listing = listing(single, code);
+    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
+    assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
+    assertThat(fused.w.scc).as(listing).isEqualTo(single.w.scc);
+    assertThat(fused.w.pc).as(listing).isEqualTo(single.w.pc);
+    assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions);
+  }
+
+  /** VCC and s[2:3]: the lane masks of {@link #scalarInstructionsInARunKeepTheirOrderWithItsSteps}. */
+  private static final int[] DENSE_PAIRS = {106, 2};
+
+  /** s0-s3 or VCC's halves. */
+  private static int denseScalar(Random r) {
+    int k = r.nextInt(6);
+    return k < 4 ? k : 106 + k - 4;
   }
 
   @Property(tries = 100)
@@ -365,6 +431,10 @@ class LaneFusionProperties {
         continue;
       }
       if (r.nextInt(6) == 0) {
+        out.add(scalar(t, r));
+        continue;
+      }
+      if (r.nextInt(6) == 0) {
         out.add(ldsWrite(t, r, copiedAddress(t, r, out)));
         continue;
       }
@@ -405,6 +475,60 @@ class LaneFusionProperties {
     if (vop3 && f.shape().carries()) e.sdst(MASK_REGS[r.nextInt(MASK_REGS.length)]);
     if (e.literal == null && !vop3 && (e.bits & 0x1ff) == Sources.LITERAL) e.literal(r.nextInt());
     return e;
+  }
+
+  /** Scalar ALU instructions of each family a run may defer, and some it may not (EXEC, M0, the program counter). */
+  private static final Operation[] SCALARS = {
+    Operation.S_ADD_U32, Operation.S_ADD_I32, Operation.S_ADDC_U32, Operation.S_MUL_I32, Operation.S_MIN_U32,
+    Operation.S_AND_B32, Operation.S_OR_B64, Operation.S_XOR_B64, Operation.S_LSHR_B32, Operation.S_LSHL_B64,
+    Operation.S_MOV_B32, Operation.S_MOV_B64, Operation.S_CSELECT_B32, Operation.S_BFE_U32,
+    Operation.S_BCNT1_I32_B64, Operation.S_CMP_LT_I32, Operation.S_CMP_EQ_U64, Operation.S_ADDK_I32,
+    Operation.S_CMPK_GT_U32, Operation.S_AND_SAVEEXEC_B64, Operation.S_GETPC_B64,
+  };
+
+  /**
+   * A scalar ALU instruction on the SGPRs the steps read (s0-s15), the mask registers, now and then the global base
+   * in s[30:31] or M0, or constants: most can join a run (it runs them after its lane loop), some end it.
+   */
+  private static Enc scalar(Target t, Random r) {
+    Operation op = SCALARS[r.nextInt(SCALARS.length)];
+    boolean wide = op.name().contains("64");
+    if (op == Operation.S_ADDK_I32 || op == Operation.S_CMPK_GT_U32) {
+      return Enc.of(t, Format.SOPK, op).sdst(scalarRegister(r, false)).simm16(r.nextInt(1 << 16));
+    }
+    Format f = op.name().startsWith("S_CMP_") ? Format.SOPC
+        : op == Operation.S_MOV_B32 || op == Operation.S_MOV_B64 || op == Operation.S_BCNT1_I32_B64
+            || op == Operation.S_AND_SAVEEXEC_B64 || op == Operation.S_GETPC_B64 ? Format.SOP1 : Format.SOP2;
+    Enc e = Enc.of(t, f, op);
+    int s0 = scalarSource(r, wide);
+    e.ssrc0(s0);
+    int s1 = 0;
+    if (f != Format.SOP1) {
+      s1 = scalarSource(r, wide && op != Operation.S_LSHL_B64);
+      e.ssrc1(s1);
+    }
+    if (f != Format.SOPC) {
+      boolean pair = wide || op == Operation.S_GETPC_B64;
+      int d = !pair && r.nextInt(16) == 0 ? Wave.M0 : scalarRegister(r, pair);
+      e.sdst(op == Operation.S_BCNT1_I32_B64 ? scalarRegister(r, false) : d);
+    }
+    if (s0 == Sources.LITERAL || s1 == Sources.LITERAL) e.literal(r.nextInt());
+    return e;
+  }
+
+  private static int scalarSource(Random r, boolean wide) {
+    int k = r.nextInt(8);
+    if (k < 2) return 128 + r.nextInt(65);
+    if (k < 3 && !wide) return Sources.LITERAL;
+    return scalarRegister(r, wide);
+  }
+
+  /** s0-s15 mostly, else a mask register, or (rarely) the global base in s[30:31]; even for a pair. */
+  private static int scalarRegister(Random r, boolean pair) {
+    int k = r.nextInt(16);
+    if (k == 0) return GLOBAL_BASE;
+    if (k < 5) return MASK_REGS[r.nextInt(MASK_REGS.length)] + (pair ? 0 : r.nextInt(2));
+    return pair ? 2 * r.nextInt(8) : r.nextInt(16);
   }
 
   /**
