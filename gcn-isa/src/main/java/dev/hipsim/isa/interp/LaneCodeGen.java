@@ -6,6 +6,7 @@ import dev.hipsim.isa.exec.Wave;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Arrays;
+import java.util.List;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -102,6 +103,21 @@ final class LaneCodeGen {
     private final int[] maskOutLocal;
     /** The local holding the lane's current value of each VGPR the body has read or written so far, or -1. */
     private final int[] regLocal = new int[Wave.MAX_VGPRS];
+    /**
+     * The lane's value of the VGPR pair from each register as a long local, while the pair holds what one 64-bit
+     * result put there (-1: not known as a pair). A 64-bit source then costs one load instead of joining halves.
+     */
+    private final int[] pairLocal = new int[Wave.MAX_VGPRS];
+    /**
+     * For a VGPR a 64-bit result wrote, the long local of that result while the register's int is not taken out of
+     * it yet (-1: none), and whether the register is its high half. The half is taken out when something reads
+     * the register, or when it is written back: C1 keeps every value a local holds alive (trapping instructions
+     * record the locals), so a half nothing reads must not be computed at all.
+     */
+    private final int[] halfOf = new int[Wave.MAX_VGPRS];
+    private final boolean[] highHalf = new boolean[Wave.MAX_VGPRS];
+    /** How many times a step's lane bit is read: by later steps, and as a lane mask written back. */
+    private final int[] bitReads;
     /** The VGPRs the run writes. */
     private final boolean[] dirty = new boolean[Wave.MAX_VGPRS];
     /** The local holding the lane's mask bit each step produced, or -1. */
@@ -141,6 +157,14 @@ final class LaneCodeGen {
       }
       Arrays.fill(regLocal, -1);
       Arrays.fill(stepBit, -1);
+      this.bitReads = new int[plan.steps().size()];
+      for (int i = 0; i < bitReads.length; i++) {
+        LaneFusion.Step s = plan.steps().get(i);
+        if (s.maskOut() >= 0) bitReads[i]++;
+        for (LaneFusion.Source x : new LaneFusion.Source[] {s.a(), s.b(), s.c()}) {
+          if (x != null && x.from() == LaneFusion.From.MASK_STEP) bitReads[x.index()]++;
+        }
+      }
     }
 
     private int intLocal() {
@@ -170,6 +194,8 @@ final class LaneCodeGen {
     /** One loop over the lanes; {@code testExec}: skip the lanes not in EXEC. */
     private void loop(boolean testExec) {
       Arrays.fill(regLocal, -1);
+      Arrays.fill(pairLocal, -1);
+      Arrays.fill(halfOf, -1);
       Arrays.fill(dirty, false);
       Arrays.fill(stepBit, -1);
       lane = intLocal();
@@ -193,7 +219,14 @@ final class LaneCodeGen {
         mv.visitInsn(IAND);
         mv.visitJumpInsn(IFEQ, next);
       }
-      for (int i = 0; i < plan.steps().size(); i++) step(i, plan.steps().get(i));
+      List<LaneFusion.Step> steps = plan.steps();
+      for (int i = 0; i < steps.size(); i++) {
+        if (i + 1 < steps.size() && addsWide(i, steps.get(i), steps.get(i + 1))) {
+          i++;
+        } else {
+          step(i, steps.get(i));
+        }
+      }
       writeBack();
       mv.visitLabel(next);
       mv.visitIincInsn(lane, 1);
@@ -363,6 +396,7 @@ final class LaneCodeGen {
           globalStore(index, s);
           break;
         case COMPARE:
+          if (bitReads[index] == 0) break; // a compare whose lane mask nothing reads
           compare(f, s);
           int bit = intLocal();
           mv.visitVarInsn(ISTORE, bit);
@@ -694,12 +728,19 @@ final class LaneCodeGen {
     /** Pushes a 64-bit source. */
     private void pushLong(LaneFusion.Source src) {
       switch (src.from()) {
-        case VGPR64:
-          readVgpr(src.index());
-          zeroExtend();
-          readVgpr(src.index() + 1);
-          orHighHalf();
+        case VGPR64: {
+          int r = src.index();
+          if (pairLocal[r] < 0) {
+            readVgpr(r);
+            zeroExtend();
+            readVgpr(r + 1);
+            orHighHalf();
+            pairLocal[r] = longLocal();
+            mv.visitVarInsn(LSTORE, pairLocal[r]);
+          }
+          mv.visitVarInsn(LLOAD, pairLocal[r]);
           break;
+        }
         case SCALAR64:
           mv.visitVarInsn(LLOAD, scalarLocal[src.index()]);
           break;
@@ -734,11 +775,25 @@ final class LaneCodeGen {
         return;
       }
       int l = intLocal();
-      pushLaneOf(r);
-      mv.visitInsn(IALOAD);
+      if (halfOf[r] >= 0) {
+        pushHalf(r);
+        halfOf[r] = -1;
+      } else {
+        pushLaneOf(r);
+        mv.visitInsn(IALOAD);
+      }
       mv.visitInsn(DUP);
       mv.visitVarInsn(ISTORE, l);
       regLocal[r] = l;
+    }
+
+    /** Pushes VGPR {@code r}'s int out of the 64-bit result that wrote it ({@link #halfOf}). */
+    private void pushHalf(int r) {
+      if (highHalf[r]) {
+        pushHigh(halfOf[r]);
+      } else {
+        pushLow(halfOf[r]);
+      }
     }
 
     /** Stores the int on the stack to VGPR {@code r} of the lane (and keeps it for the lane's later reads). */
@@ -751,7 +806,10 @@ final class LaneCodeGen {
     /** VGPR {@code r} of the lane is now in {@code local}; the file gets its last value at the lane's end. */
     private void writeVgpr(int r, int local) {
       regLocal[r] = local;
+      halfOf[r] = -1;
       dirty[r] = true;
+      pairLocal[r] = -1;
+      if (r > 0) pairLocal[r - 1] = -1;
     }
 
     /**
@@ -765,7 +823,11 @@ final class LaneCodeGen {
       for (int r = 0; r < dirty.length; r++) {
         if (!dirty[r]) continue;
         pushLaneOf(r);
-        mv.visitVarInsn(ILOAD, regLocal[r]);
+        if (regLocal[r] >= 0) {
+          mv.visitVarInsn(ILOAD, regLocal[r]);
+        } else {
+          pushHalf(r);
+        }
         mv.visitInsn(IASTORE);
       }
     }
@@ -774,24 +836,123 @@ final class LaneCodeGen {
     private void storeLong(int r) {
       int x = longLocal();
       mv.visitVarInsn(LSTORE, x);
-      int lo = intLocal();
-      pushLow(x);
-      mv.visitVarInsn(ISTORE, lo);
-      int hi = intLocal();
-      pushHigh(x);
-      mv.visitVarInsn(ISTORE, hi);
-      writeVgpr(r, lo);
-      writeVgpr(r + 1, hi);
+      writePair(r, x);
+    }
+
+    /** The VGPR pair from {@code r} now holds the long in {@code local}; its halves are taken out when needed. */
+    private void writePair(int r, int local) {
+      for (int k = 0; k < 2; k++) {
+        regLocal[r + k] = -1;
+        halfOf[r + k] = local;
+        highHalf[r + k] = k == 1;
+        dirty[r + k] = true;
+        pairLocal[r + k] = -1;
+      }
+      if (r > 0) pairLocal[r - 1] = -1;
+      pairLocal[r] = local;
+    }
+
+    /**
+     * A 64-bit add as compilers write it, v_add_co_u32 of the low halves then v_addc_co_u32 of the high halves with
+     * the first's carry, made as one long add: the pair's long is kept for the 64-bit reads that follow (a global
+     * address, mostly), and a step's carry bit is computed, from the halves, only when something reads it. Returns
+     * false, having emitted nothing, for any other pair of steps.
+     */
+    private boolean addsWide(int index, LaneFusion.Step low, LaneFusion.Step high) {
+      if (low.op().shape() != FusibleOp.Shape.CARRY || high.op().shape() != FusibleOp.Shape.CARRY_IN
+          || low.op().jvmOpcode() != LADD || high.op().jvmOpcode() != LADD
+          || high.c().from() != LaneFusion.From.MASK_STEP || high.c().index() != index
+          || high.vdst() != low.vdst() + 1 || reads(high.a(), low.vdst()) || reads(high.b(), low.vdst())) {
+        return false;
+      }
+      int lowA = intLocal();
+      pushInt(low.a());
+      mv.visitVarInsn(ISTORE, lowA);
+      int lowB = intLocal();
+      pushInt(low.b());
+      mv.visitVarInsn(ISTORE, lowB);
+      int highA = intLocal();
+      pushInt(high.a());
+      mv.visitVarInsn(ISTORE, highA);
+      int highB = intLocal();
+      pushInt(high.b());
+      mv.visitVarInsn(ISTORE, highB);
+      int sum = longLocal();
+      pushWide(low.a(), high.a(), lowA, highA);
+      pushWide(low.b(), high.b(), lowB, highB);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LSTORE, sum);
+      // The high step reads the low step's carry: the carry is needed when something else reads it too, or for
+      // the high step's own carry when that is read.
+      boolean highCarry = bitReads[index + 1] > 0;
+      if (bitReads[index] > 1 || highCarry) {
+        // the low step's carry: bit 32 of the low halves' sum
+        int carry = intLocal();
+        mv.visitVarInsn(ILOAD, lowA);
+        zeroExtend();
+        mv.visitVarInsn(ILOAD, lowB);
+        zeroExtend();
+        mv.visitInsn(LADD);
+        mv.visitIntInsn(BIPUSH, 32);
+        mv.visitInsn(LUSHR);
+        mv.visitInsn(L2I);
+        mv.visitVarInsn(ISTORE, carry);
+        stepBit[index] = carry;
+        accumulate(low.maskOut(), carry);
+        if (highCarry) {
+          // the high step's: bit 32 of the high halves' sum with that carry
+          int carryOut = intLocal();
+          mv.visitVarInsn(ILOAD, highA);
+          zeroExtend();
+          mv.visitVarInsn(ILOAD, highB);
+          zeroExtend();
+          mv.visitInsn(LADD);
+          mv.visitVarInsn(ILOAD, carry);
+          mv.visitInsn(I2L);
+          mv.visitInsn(LADD);
+          mv.visitIntInsn(BIPUSH, 32);
+          mv.visitInsn(LUSHR);
+          mv.visitInsn(L2I);
+          mv.visitInsn(ICONST_1);
+          mv.visitInsn(IAND);
+          mv.visitVarInsn(ISTORE, carryOut);
+          stepBit[index + 1] = carryOut;
+          accumulate(high.maskOut(), carryOut);
+        }
+      }
+      writePair(low.vdst(), sum);
+      return true;
+    }
+
+    /** Whether {@code src} is VGPR {@code r}. */
+    private static boolean reads(LaneFusion.Source src, int r) {
+      return src.from() == LaneFusion.From.VGPR && src.index() == r;
+    }
+
+    /**
+     * Pushes the long whose halves are the 32-bit sources {@code low} and {@code high}, already in the int locals
+     * given: the pair's long when they are the halves of a VGPR pair known as one.
+     */
+    private void pushWide(LaneFusion.Source low, LaneFusion.Source high, int lowLocal, int highLocal) {
+      if (low.from() == LaneFusion.From.VGPR && high.from() == LaneFusion.From.VGPR
+          && high.index() == low.index() + 1 && pairLocal[low.index()] >= 0) {
+        mv.visitVarInsn(LLOAD, pairLocal[low.index()]);
+        return;
+      }
+      mv.visitVarInsn(ILOAD, lowLocal);
+      zeroExtend();
+      mv.visitVarInsn(ILOAD, highLocal);
+      orHighHalf();
     }
 
     /** Stores a packed {value, carry in bit 32} result: the value to the VGPR, the carry as the step's bit. */
     private void storePacked(int index, LaneFusion.Step s) {
       int x = longLocal();
       mv.visitVarInsn(LSTORE, x);
-      int value = intLocal();
-      pushLow(x);
-      mv.visitVarInsn(ISTORE, value);
-      writeVgpr(s.vdst(), value);
+      writeVgpr(s.vdst(), -1);
+      halfOf[s.vdst()] = x; // the value is the low half, taken out when needed
+      highHalf[s.vdst()] = false;
+      if (bitReads[index] == 0) return;
       int bit = intLocal();
       pushHigh(x);
       mv.visitInsn(ICONST_1);

@@ -173,6 +173,45 @@ class LaneFusionProperties {
     assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions);
   }
 
+  /**
+   * 64-bit values in v0-v3 made by shifts and by add pairs, their halves written over one at a time, and read again
+   * as pairs: the run keeps a pair's long only while both halves hold it. The add pairs' low carries go to
+   * s[20:21], their high ones to s[20:21] or s[22:23], and their high halves now and then add -1 and 0, so that
+   * the carry out is the carry in.
+   */
+  @Property(tries = 300)
+  void pairsTheRunKeepsAsLongsAreTheRegisters(@ForAll long seed) throws Exception {
+    Target t = Target.GFX90A;
+    Random r = new Random(seed);
+    List<Enc> code = new ArrayList<>();
+    int n = 3 + r.nextInt(8);
+    for (int i = 0; i < n; i++) {
+      int pair = 2 * r.nextInt(2);
+      switch (r.nextInt(4)) {
+        case 0 -> code.add(Enc.of(t, Format.VOP3, Operation.V_LSHLREV_B64).vdst(pair).src0(128 + r.nextInt(4))
+            .src1(256 + 2 * r.nextInt(2)));
+        case 1 -> {
+          boolean carryThrough = r.nextInt(3) == 0;
+          code.add(Enc.of(t, Format.VOP3, Operation.V_ADD_CO_U32).vdst(pair).sdst(20).src0(256 + r.nextInt(4))
+              .src1(256 + r.nextInt(4)));
+          code.add(Enc.of(t, Format.VOP3, Operation.V_ADDC_CO_U32).vdst(pair + 1).sdst(r.nextBoolean() ? 20 : 22)
+              .src0(carryThrough ? 193 : 256 + r.nextInt(4)).src1(carryThrough ? 128 : 256 + r.nextInt(4)).src2(20));
+        }
+        case 2 -> code.add(Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(r.nextInt(4)).src0(256 + 4 + r.nextInt(4)));
+        default -> code.add(Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(r.nextInt(4)).src0(256 + r.nextInt(8))
+            .src1(256 + r.nextInt(4)));
+      }
+    }
+    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128)); // registers live at the end
+    Machine fused = machine(t, seed, code);
+    Machine single = machine(t, seed, code);
+    assertThat(run(fused, new CodeCache(t, true, 0), seed)).isNull();
+    assertThat(run(single, new CodeCache(t, false), seed)).isNull();
+    String listing = listing(single, code);
+    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
+    assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
+  }
+
   /** VCC and s[2:3]: the lane masks of {@link #scalarInstructionsInARunKeepTheirOrderWithItsSteps}. */
   private static final int[] DENSE_PAIRS = {106, 2};
 
@@ -434,6 +473,10 @@ class LaneFusionProperties {
         out.add(scalar(t, r));
         continue;
       }
+      if (r.nextInt(12) == 0) {
+        wideAdd(t, r, out);
+        continue;
+      }
       if (r.nextInt(6) == 0) {
         out.add(ldsWrite(t, r, copiedAddress(t, r, out)));
         continue;
@@ -442,7 +485,7 @@ class LaneFusionProperties {
         out.add(globalLoad(t, r));
         continue;
       }
-      if (r.nextInt(6) == 0) {
+      if (r.nextInt(5) == 0) {
         out.add(globalStore(t, r));
         continue;
       }
@@ -475,6 +518,33 @@ class LaneFusionProperties {
     if (vop3 && f.shape().carries()) e.sdst(MASK_REGS[r.nextInt(MASK_REGS.length)]);
     if (e.literal == null && !vop3 && (e.bits & 0x1ff) == Sources.LITERAL) e.literal(r.nextInt());
     return e;
+  }
+
+  /**
+   * A 64-bit add as compilers write it: v_add_co_u32 of the low halves, v_addc_co_u32 of the high halves with its
+   * carry. Into a pair among v0-v7 from any sources (now and then the high half reads the low half's new value, or
+   * the carry goes elsewhere), or a small step of a global address pair that the loads then use.
+   */
+  private static void wideAdd(Target t, Random r, List<Enc> out) {
+    boolean address = r.nextInt(3) == 0;
+    int d = address ? GLOBAL_PAIRS + 2 * r.nextInt(2) : 2 * r.nextInt(VGPRS / 2);
+    boolean vop3 = r.nextInt(3) == 0;
+    int mask = vop3 ? MASK_REGS[r.nextInt(MASK_REGS.length)] : 106;
+    int lowA = address ? 128 + 4 * r.nextInt(8) : source(r, 32, true, false);
+    int lowB = address ? 256 + d : 256 + r.nextInt(VGPRS);
+    int highA = address ? 128 : r.nextInt(6) == 0 ? 256 + d : source(r, 32, true, false);
+    int highB = address ? 256 + d + 1 : 256 + r.nextInt(VGPRS);
+    int carryIn = r.nextInt(8) == 0 ? MASK_REGS[r.nextInt(MASK_REGS.length)] : mask;
+    if (vop3) {
+      out.add(Enc.of(t, Format.VOP3, Operation.V_ADD_CO_U32).vdst(d).sdst(mask).src0(lowA).src1(lowB));
+      // now and then the high half's carry goes elsewhere, and the low half's is a mask the run writes back
+      int highMask = r.nextInt(3) == 0 ? MASK_REGS[r.nextInt(MASK_REGS.length)] : mask;
+      out.add(Enc.of(t, Format.VOP3, Operation.V_ADDC_CO_U32).vdst(d + 1).sdst(highMask).src0(highA).src1(highB)
+          .src2(carryIn));
+    } else {
+      out.add(Enc.of(t, Format.VOP2, Operation.V_ADD_CO_U32).vdst(d).src0(lowA).src1(lowB));
+      out.add(Enc.of(t, Format.VOP2, Operation.V_ADDC_CO_U32).vdst(d + 1).src0(highA).src1(highB));
+    }
   }
 
   /** Scalar ALU instructions of each family a run may defer, and some it may not (EXEC, M0, the program counter). */
