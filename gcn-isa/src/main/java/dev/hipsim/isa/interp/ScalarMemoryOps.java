@@ -90,7 +90,9 @@ final class ScalarMemoryOps {
       }
       address &= ~3L;
       try {
-        if (load) {
+        if (load && !buffer && loadFromWords(w, cx, address, dwords, data.index)) {
+          // every dword read from the page's words with one translation
+        } else if (load) {
           for (int k = 0; k < dwords; k++) {
             long off = extra + 4L * k;
             int value = buffer && off + 4 > limit ? 0 : cx.memory.load32(address + 4L * k);
@@ -120,6 +122,21 @@ final class ScalarMemoryOps {
       }
       w.pc += size;
     }
+  }
+
+  /**
+   * Loads the dwords from the words of their page when they lie in one page that plain loads may read (see {@link
+   * dev.hipsim.isa.mem.GpuMemory#readableWords}): one translation for an s_load_dwordx8 instead of eight. False,
+   * having loaded nothing, otherwise.
+   */
+  private static boolean loadFromWords(Wave w, Ctx cx, long address, int dwords, int first) {
+    if ((address & 4095) + 4L * dwords > 4096) return false;
+    long[] words = cx.memory.readableWords(address);
+    if (words == null) return false;
+    int at = (int) address & 4095;
+    int[] s = w.s;
+    for (int k = 0; k < dwords; k++, at += 4) s[first + k] = (int) (words[at >>> 3] >>> ((at & 4) << 3));
+    return true;
   }
 
   /** s_memtime (shader clock) and s_memrealtime (the fixed 100 MHz clock). */
