@@ -123,8 +123,9 @@ final class FusedRun extends Op {
       parts.add(op);
       pc += next.size();
     }
-    // One VALU instruction (with s_waitcnt or s_nop after it) is not worth a class of its own.
-    if (builder.steps() < 2) return null;
+    // One VALU instruction (with s_waitcnt or s_nop after it) is not worth a class of its own; with scalar
+    // instructions (a compare, then s_and_saveexec_b64 on its mask) it is.
+    if (builder.steps() < 2 && (builder.steps() == 0 || builder.scalars() == 0)) return null;
     return new Candidate(List.copyOf(parts), builder.plan(), (int) (pc - first.address()));
   }
 

@@ -375,6 +375,8 @@ final class LaneFusion {
     private final java.util.BitSet scalarTouched = new java.util.BitSet(Wave.SGPR_SLOTS);
     /** The run's scalar instructions, as indices into {@link #instructions}. */
     private final List<Integer> scalarInstructions = new ArrayList<>();
+    /** Whether the run has ended with an instruction that writes EXEC (nothing may follow it). */
+    private boolean closed;
 
     Builder() {
       Arrays.fill(maskWriter, -1);
@@ -385,12 +387,17 @@ final class LaneFusion {
       return steps.size();
     }
 
+    /** The scalar ALU instructions in the run. */
+    int scalars() {
+      return scalarInstructions.size();
+    }
+
     /**
      * Adds {@code inst} (compiled alone as {@code op}) to the run, or returns false (changing nothing) when it
      * cannot join.
      */
     boolean add(Instruction inst, Op op) {
-      if (instructions.size() >= MAX_INSTRUCTIONS) return false;
+      if (closed || instructions.size() >= MAX_INSTRUCTIONS) return false;
       if (!instructions.isEmpty() && transparent(inst)) {
         // s_nop and s_waitcnt do nothing here (memory operations complete at once): the run goes on past them.
         instructions.add(inst);
@@ -477,13 +484,16 @@ final class LaneFusion {
      * them, and write what they read or wrote.
      *
      * <p>Only the families that move, compute, compare and test bits, and only on SGPRs below M0 (VCC included),
-     * constants and literals: nothing that touches EXEC, M0, the program counter or the hardware registers, and
-     * nothing that can fail, since the steps after it in the run have run by then.
+     * constants and literals: nothing that touches M0, the program counter or the hardware registers, and nothing
+     * that can fail, since the steps after it in the run have run by then. EXEC only by s_*_saveexec_b64 and
+     * s_*_wrexec_b64, and then as the run's last instruction: it runs after everything else of the run, LDS
+     * writes and stores included, which take the lanes of the EXEC the run started with.
      */
     private boolean addScalar(Instruction inst, ScalarAluOps.Sop op) {
+      boolean writesExec = op instanceof ScalarAluOps.ExecMasks;
       if (!(op instanceof ScalarAluOps.Moves || op instanceof ScalarAluOps.Arithmetic
           || op instanceof ScalarAluOps.Logic || op instanceof ScalarAluOps.BitFields
-          || op instanceof ScalarAluOps.Compares)) {
+          || op instanceof ScalarAluOps.Compares || (writesExec && !steps.isEmpty()))) {
         return false;
       }
       // The families read their sources as 32 or 64 bits by operation: a name with 64 in it may read or write
@@ -503,6 +513,7 @@ final class LaneFusion {
       scalarTouched.or(writes);
       scalarInstructions.add(instructions.size());
       instructions.add(inst);
+      closed = writesExec;
       return true;
     }
 
