@@ -115,6 +115,13 @@ final class LaneCodeGen {
      * record the locals), so a half nothing reads must not be computed at all.
      */
     private final int[] halfOf = new int[Wave.MAX_VGPRS];
+    /**
+     * The lane's value of a VGPR an f32 step wrote, as a float local (-1: none), for the f32 steps that read it: an
+     * accumulator that sixteen v_fmac update goes from one to the next without passing through its bits. The
+     * float is exact whenever it is finite, and only then is it used: a step whose result is not finite computes
+     * it again from its operands' int bits.
+     */
+    private final int[] floatLocal = new int[Wave.MAX_VGPRS];
     private final boolean[] highHalf = new boolean[Wave.MAX_VGPRS];
     /** How many times a step's lane bit is read: by later steps, and as a lane mask written back. */
     private final int[] bitReads;
@@ -196,6 +203,7 @@ final class LaneCodeGen {
       Arrays.fill(regLocal, -1);
       Arrays.fill(pairLocal, -1);
       Arrays.fill(halfOf, -1);
+      Arrays.fill(floatLocal, -1);
       Arrays.fill(dirty, false);
       Arrays.fill(stepBit, -1);
       lane = intLocal();
@@ -377,11 +385,11 @@ final class LaneCodeGen {
           break;
         case F32_2:
           float2(f, first, second);
-          storeResult(s.vdst());
+          storeFloatResult(s.vdst());
           break;
         case F32_FMA:
           fma(f, s);
-          storeResult(s.vdst());
+          storeFloatResult(s.vdst());
           break;
         case LDS_READ:
           ldsRead(s.lds());
@@ -433,8 +441,18 @@ final class LaneCodeGen {
         mv.visitVarInsn(ISTORE, bits[i]);
       }
       int r = intLocal();
-      for (int b : bits) floatOf(b);
+      int result = intLocal(); // a float
+      for (int i = 0; i < operands.length; i++) {
+        LaneFusion.Source x = operands[i];
+        if (x.from() == LaneFusion.From.VGPR && floatLocal[x.index()] >= 0) {
+          mv.visitVarInsn(FLOAD, floatLocal[x.index()]);
+        } else {
+          floatOf(bits[i]);
+        }
+      }
       fast.run();
+      mv.visitInsn(DUP);
+      mv.visitVarInsn(FSTORE, result);
       mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
       mv.visitVarInsn(ISTORE, r);
       Label done = new Label();
@@ -443,9 +461,22 @@ final class LaneCodeGen {
       for (int b : bits) mv.visitVarInsn(ILOAD, b);
       mv.visitVarInsn(ILOAD, MODE);
       mv.visitMethodInsn(INVOKESTATIC, F32_OPS, method, "(" + "I".repeat(operands.length) + "I)I", false);
+      mv.visitInsn(DUP);
       mv.visitVarInsn(ISTORE, r);
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "intBitsToFloat", "(I)F", false);
+      mv.visitVarInsn(FSTORE, result);
       mv.visitLabel(done);
       mv.visitVarInsn(ILOAD, r);
+      pendingFloat = result;
+    }
+
+    /** The float local of the f32 result {@link #floatOp} just pushed, for {@link #storeFloatResult}. */
+    private int pendingFloat = -1;
+
+    /** Stores an f32 step's result (its bits on the stack) to VGPR {@code r}, keeping its float for f32 readers. */
+    private void storeFloatResult(int r) {
+      storeResult(r);
+      floatLocal[r] = pendingFloat;
     }
 
     /** Pushes an int that is negative exactly when the f32 in {@code local} is an infinity or a NaN. */
@@ -807,6 +838,7 @@ final class LaneCodeGen {
     private void writeVgpr(int r, int local) {
       regLocal[r] = local;
       halfOf[r] = -1;
+      floatLocal[r] = -1;
       dirty[r] = true;
       pairLocal[r] = -1;
       if (r > 0) pairLocal[r - 1] = -1;
@@ -843,6 +875,7 @@ final class LaneCodeGen {
     private void writePair(int r, int local) {
       for (int k = 0; k < 2; k++) {
         regLocal[r + k] = -1;
+        floatLocal[r + k] = -1;
         halfOf[r + k] = local;
         highHalf[r + k] = k == 1;
         dirty[r + k] = true;

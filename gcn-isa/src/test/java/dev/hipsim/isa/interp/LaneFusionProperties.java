@@ -212,6 +212,47 @@ class LaneFusionProperties {
     assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
   }
 
+  /**
+   * f32 arithmetic on v0-v3, which the run passes from step to step as floats, among integer writes to the same
+   * registers and 64-bit shifts over them, with the f32 special values in every register: what an f32 step reads
+   * is the register's value, however it was written last.
+   */
+  @Property(tries = 300)
+  void floatsTheRunKeepsAreTheRegisters(@ForAll long seed) throws Exception {
+    Target t = Target.GFX90A;
+    Random r = new Random(seed);
+    List<Enc> code = new ArrayList<>();
+    int n = 3 + r.nextInt(10);
+    for (int i = 0; i < n; i++) {
+      int d = r.nextInt(4);
+      switch (r.nextInt(6)) {
+        case 0 -> code.add(Enc.of(t, Format.VOP2, Operation.V_FMAC_F32).vdst(d).src0(256 + r.nextInt(4))
+            .src1(256 + r.nextInt(4)));
+        case 1 -> code.add(Enc.of(t, Format.VOP2, Operation.V_ADD_F32).vdst(d).src0(256 + r.nextInt(4))
+            .src1(256 + r.nextInt(4)));
+        case 2 -> code.add(Enc.of(t, Format.VOP3, Operation.V_FMA_F32).vdst(d).src0(256 + r.nextInt(4))
+            .src1(256 + r.nextInt(4)).src2(256 + r.nextInt(4)));
+        case 3 -> code.add(Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(d).src0(256 + 4 + r.nextInt(4)));
+        case 4 -> code.add(Enc.of(t, Format.VOP3, Operation.V_LSHLREV_B64).vdst(2 * r.nextInt(2)).src0(128)
+            .src1(256 + 4 + 2 * r.nextInt(2)));
+        default -> code.add(Enc.of(t, Format.VOP2, Operation.V_MUL_F32).vdst(d).src0(256 + r.nextInt(8))
+            .src1(256 + r.nextInt(4)));
+      }
+    }
+    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128)); // registers live at the end
+    Machine fused = machine(t, seed, code);
+    Machine single = machine(t, seed, code);
+    for (Machine m : new Machine[] {fused, single}) {
+      m.w.mode = dev.hipsim.isa.fp.FpMode.DEFAULT; // the mode where runs keep floats
+      Random values = new Random(seed ^ 0xf32);
+      for (int i = 0; i < 8 * Wave.LANES; i++) m.w.v[i] = Vals.f32(values);
+    }
+    assertThat(run(fused, new CodeCache(t, true, 0), seed)).isNull();
+    assertThat(run(single, new CodeCache(t, false), seed)).isNull();
+    String listing = listing(single, code);
+    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
+  }
+
   /** VCC and s[2:3]: the lane masks of {@link #scalarInstructionsInARunKeepTheirOrderWithItsSteps}. */
   private static final int[] DENSE_PAIRS = {106, 2};
 
