@@ -25,6 +25,11 @@ public final class CodeCache {
   private final ConcurrentHashMap<Long, Boolean> fusing = new ConcurrentHashMap<>();
   /** Addresses of instructions inside a run (after its first): no run starts there. */
   private final ConcurrentHashMap<Long, Boolean> inner = new ConcurrentHashMap<>();
+  /**
+   * Addresses branches seen so far go to. A branch target inside a run may start a run of its own (a loop's head
+   * after the instructions before the loop): the run that contains it runs fused only when entered at its start.
+   */
+  private final java.util.Set<Long> targets = ConcurrentHashMap.newKeySet();
 
   /** Executions of a run's first instruction before the run is generated ({@link PendingRun}). */
   private final int fuseAfter;
@@ -98,6 +103,7 @@ public final class CodeCache {
     // compile the same instruction, which is harmless.
     Instruction inst = decode(pc, memory);
     Op op = OpCompiler.compile(inst);
+    if (op instanceof ProgramOps.Branch) noteTarget(((ProgramOps.Branch) op).target());
     if (fuse && !inner.containsKey(pc) && LaneFusion.mayStart(inst, op)) {
       FusedRun.Candidate run = FusedRun.plan(inst, op, this, memory);
       if (run != null) {
@@ -106,7 +112,7 @@ public final class CodeCache {
         // on this page, so that running them one by one meanwhile decodes and compiles nothing again.
         for (Op part : run.parts()) {
           long at = part.instruction.address();
-          if (at == pc) continue;
+          if (at == pc || targets.contains(at)) continue;
           inner.put(at, Boolean.TRUE);
           if (at >>> PAGE_SHIFT == pc >>> PAGE_SHIFT && page[slot(at)] == null) page[slot(at)] = part;
         }
@@ -121,6 +127,16 @@ public final class CodeCache {
     }
     page[slot(pc)] = op;
     return op;
+  }
+
+  /**
+   * Remembers a branch target. One inside a run found earlier stops being an inner address, and its slot is
+   * emptied, so that it is compiled again the next time it runs and may start a run of its own.
+   */
+  private void noteTarget(long at) {
+    if (!fuse || !targets.add(at) || inner.remove(at) == null) return;
+    Op[] page = pages.get(at >>> PAGE_SHIFT);
+    if (page != null) page[slot(at)] = null;
   }
 
   /** The run's op, generated now; null when another thread is generating it (the caller runs the instruction). */
@@ -164,6 +180,7 @@ public final class CodeCache {
     generation++;
     pages.clear();
     inner.clear();
+    targets.clear();
   }
 
   /** Changes whenever {@link #invalidate} drops the pages, so that a page kept elsewhere is known to be stale. */

@@ -78,6 +78,11 @@ final class ProgramOps {
       this.target = inst.branchTarget();
     }
 
+    /** The address the branch goes to when taken. */
+    long target() {
+      return target;
+    }
+
     @Override
     public void execute(Wave w, Ctx cx) {
       boolean taken;
