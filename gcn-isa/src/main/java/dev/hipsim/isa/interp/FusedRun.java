@@ -48,8 +48,6 @@ final class FusedRun extends Op {
   private final boolean usesLds;
   /** The run's scalar ALU instructions, which run after its lane loop ({@link LaneFusion.Builder#addScalar}). */
   private final Op[] scalarParts;
-  /** How many of the parts lead the run: scalar instructions before its first step, run before everything else. */
-  private final int lead;
 
   private FusedRun(Op[] parts, int size, int[] mix, FusedLanes allLanes, LaneFusion.Plan plan) {
     super(parts[0].instruction, size, mix);
@@ -70,7 +68,6 @@ final class FusedRun extends Op {
     int[] deferred = plan.scalarInstructions();
     this.scalarParts = new Op[deferred.length];
     for (int k = 0; k < deferred.length; k++) scalarParts[k] = parts[deferred[k]];
-    this.lead = plan.lead();
     // One bound and alignment check per address register, before the run, for the LDS accesses whose address no
     // earlier instruction of the run writes: the accesses from one register differ only in offsets.
     java.util.Map<Integer, long[]> byRegister = new java.util.TreeMap<>();
@@ -193,7 +190,7 @@ final class FusedRun extends Op {
       for (int i = 0; i < overwrittenInputs.length; i++) {
         System.arraycopy(saved, i * Wave.LANES, v, overwrittenInputs[i] * Wave.LANES, Wave.LANES);
       }
-      for (int i = lead; i < parts.length; i++) parts[i].execute(w, cx); // the leading ones have run
+      for (Op p : parts) p.execute(w, cx);
       return false;
     }
   }
@@ -300,9 +297,7 @@ final class FusedRun extends Op {
       for (Op p : parts) p.execute(w, cx);
       return;
     }
-    // (The tests above hold after the leading instructions too: they write neither VGPRs, MODE, M0 nor EXEC.)
     long start = w.pc;
-    for (int i = 0; i < lead; i++) parts[i].execute(w, cx);
     int[] s = cx.fusedScalars;
     int slot = 0;
     for (int i = 0; i < scalars.length; i++) {

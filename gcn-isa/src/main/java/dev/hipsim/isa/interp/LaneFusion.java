@@ -186,11 +186,10 @@ final class LaneFusion {
    * A run found at an address: its instructions (transparent ones included), the steps its VALU and LDS
    * instructions become, the scalar sources read before the run (and their widths), the lane masks read before it
    * and those written after it, and its scalar ALU instructions (indices into its instructions), which run once
-   * each after the lane loop ({@link Builder#addScalar}); the first {@code lead} instructions, scalar ones before
-   * the first step (and s_waitcnt or s_nop among them), run one by one before everything else.
+   * each after the lane loop ({@link Builder#addScalar}).
    */
   record Plan(List<Instruction> instructions, List<Step> steps, List<Src> scalars, int[] scalarWidths,
-      List<Src> maskInputs, List<Dst> maskOutputs, boolean endsWave, int[] scalarInstructions, int lead) {
+      List<Src> maskInputs, List<Dst> maskOutputs, boolean endsWave, int[] scalarInstructions) {
     int scalarSlots() {
       int n = 0;
       for (int w : scalarWidths) n += w == 64 ? 2 : 1;
@@ -279,7 +278,7 @@ final class LaneFusion {
 
   /** Whether a run may start with {@code inst}, compiled alone as {@code op}. */
   static boolean mayStart(Instruction inst, Op op) {
-    return fusible(inst) || op instanceof ScalarAluOps.Sop || (op instanceof LdsOps.Read && ((LdsOps.Read) op).fusible() != null)
+    return fusible(inst) || (op instanceof LdsOps.Read && ((LdsOps.Read) op).fusible() != null)
         || (op instanceof LdsOps.Write && ((LdsOps.Write) op).fusible() != null)
         || (op instanceof FlatOps.Access && ((FlatOps.Access) op).fusible() != null);
   }
@@ -374,10 +373,8 @@ final class LaneFusion {
     private final java.util.BitSet scalarWritten = new java.util.BitSet(Wave.SGPR_SLOTS);
     /** The SGPRs the run's scalar instructions read or write: later steps may not write them as lane masks. */
     private final java.util.BitSet scalarTouched = new java.util.BitSet(Wave.SGPR_SLOTS);
-    /** The run's scalar instructions after its first step, as indices into {@link #instructions}. */
+    /** The run's scalar instructions, as indices into {@link #instructions}. */
     private final List<Integer> scalarInstructions = new ArrayList<>();
-    /** The run's scalar instructions before its first step. */
-    private int leading;
     /** Whether the run has ended with an instruction that writes EXEC (nothing may follow it). */
     private boolean closed;
 
@@ -392,7 +389,7 @@ final class LaneFusion {
 
     /** The scalar ALU instructions in the run. */
     int scalars() {
-      return scalarInstructions.size() + leading;
+      return scalarInstructions.size();
     }
 
     /**
@@ -413,7 +410,7 @@ final class LaneFusion {
         endsWave = inst.isValid() && inst.operation() == dev.hipsim.isa.decode.Operation.S_ENDPGM;
         return false;
       }
-      if (op instanceof ScalarAluOps.Sop) return addScalar(inst, (ScalarAluOps.Sop) op);
+      if (op instanceof ScalarAluOps.Sop) return !instructions.isEmpty() && addScalar(inst, (ScalarAluOps.Sop) op);
       LdsRead read = op instanceof LdsOps.Read ? ((LdsOps.Read) op).fusible() : null;
       if (read != null) return addLdsRead(inst, read);
       LdsWrite write = op instanceof LdsOps.Write ? ((LdsOps.Write) op).fusible() : null;
@@ -480,8 +477,7 @@ final class LaneFusion {
     }
 
     /**
-     * Adds a scalar ALU instruction. Before the run's first step it leads the run: it runs before anything else,
-     * in order, and nothing constrains it. After, it runs once, after the lane loop and the write-back of the run's lane masks,
+     * Adds a scalar ALU instruction. It runs once, after the lane loop and the write-back of the run's lane masks,
      * in order with the run's other scalar instructions. So later steps may not read what it writes (steps read
      * their scalars before the loop), nor write a lane mask to what it reads or writes. Earlier steps read their
      * scalars before the loop, and the masks they wrote are in their registers by the time it runs: it may read
@@ -511,11 +507,6 @@ final class LaneFusion {
         if (op.dst.index >= 0) writes.set(op.dst.index, op.dst.index + dwords);
         // SOPK forms read their destination too (s_addk_i32, s_cmpk_*)
         if (!scalarOperand(op.kdst, dwords, reads)) return false;
-      }
-      if (steps.isEmpty()) {
-        leading++;
-        instructions.add(inst);
-        return true;
       }
       scalarWritten.or(writes);
       scalarTouched.or(reads);
@@ -680,14 +671,8 @@ final class LaneFusion {
       }
       int[] deferred = new int[scalarInstructions.size()];
       for (int i = 0; i < deferred.length; i++) deferred[i] = scalarInstructions.get(i);
-      // The leading scalar instructions, and the s_waitcnt or s_nop among and after them, come before the first step.
-      int lead = 0;
-      for (int seen = 0; lead < instructions.size() && (seen < leading || transparent(instructions.get(lead)));
-          lead++) {
-        if (!transparent(instructions.get(lead))) seen++;
-      }
       return new Plan(List.copyOf(instructions), List.copyOf(kept), List.copyOf(scalars), widths,
-          List.copyOf(maskInputs), List.copyOf(live), endsWave, deferred, lead);
+          List.copyOf(maskInputs), List.copyOf(live), endsWave, deferred);
     }
   }
 }

@@ -132,7 +132,7 @@ class LaneFusionProperties {
     Target t = Target.GFX90A;
     Random r = new Random(seed);
     List<Enc> code = new ArrayList<>();
-    // now and then scalar instructions first, which lead the run (they run before its lane loop)
+    // now and then scalar instructions first, which run before the run (runs start with a step)
     for (int k = r.nextInt(3) == 0 ? 1 + r.nextInt(2) : 0; k > 0; k--) {
       code.add(Enc.of(t, Format.SOP2, Operation.S_ADD_U32).sdst(denseScalar(r)).ssrc0(denseScalar(r))
           .ssrc1(denseScalar(r)));
@@ -259,20 +259,20 @@ class LaneFusionProperties {
   }
 
   /**
-   * A loop whose head is inside the run that starts before the loop (with the scalar instruction that sets the
-   * count): once the branch back has been seen, the head starts a run of its own, and the loop's later iterations
-   * run fused from there.
+   * A loop whose head is inside the run that starts before the loop: once the branch back has been seen, the head
+   * starts a run of its own, and the loop's later iterations run fused from there.
    */
   @Test
   void aBranchTargetInsideARunStartsARunOfItsOwn() throws Exception {
     Target t = Target.GFX90A;
     List<Enc> code = List.of(
         Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(0).ssrc0(128 + 3),      // CODE:      s0 = 3
-        Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(1).src0(256 + 1).src1(256 + 2), // CODE + 4: loop
+        Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(5).src0(256 + 6),         // CODE + 4: the run
+        Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(1).src0(256 + 1).src1(256 + 2), // CODE + 8: loop
         Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(3).src0(256 + 3).src1(256 + 1),
         Enc.of(t, Format.SOP2, Operation.S_SUB_U32).sdst(0).ssrc0(0).ssrc1(129),
         Enc.of(t, Format.SOPC, Operation.S_CMP_LG_U32).ssrc0(0).ssrc1(128),
-        ScalarProperties.sopp(t, Operation.S_CBRANCH_SCC1, -5),                   // to CODE + 4
+        ScalarProperties.sopp(t, Operation.S_CBRANCH_SCC1, -5),                   // to CODE + 8
         Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128));
     Machine fused = machine(t, 7, code);
     Machine single = machine(t, 7, code);
@@ -282,10 +282,10 @@ class LaneFusionProperties {
     String listing = listing(single, code);
     assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
     assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
-    assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions).isEqualTo(1 + 3 * 5 + 2);
+    assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions).isEqualTo(2 + 3 * 5 + 2);
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
-    assertThat(page[CodeCache.slot(CODE)]).as("the run from s_mov_b32").isInstanceOf(FusedRun.class);
-    assertThat(page[CodeCache.slot(CODE + 4)]).as("the run from the loop's head").isInstanceOf(FusedRun.class);
+    assertThat(page[CodeCache.slot(CODE + 4)]).as("the run from v_mov_b32").isInstanceOf(FusedRun.class);
+    assertThat(page[CodeCache.slot(CODE + 8)]).as("the run from the loop's head").isInstanceOf(FusedRun.class);
   }
 
   /**
@@ -298,7 +298,7 @@ class LaneFusionProperties {
     List<Enc> code = List.of(
         Enc.of(t, Format.SOPC, Operation.S_CMP_LG_U32).ssrc0(0).ssrc1(0),          // CODE:      SCC = 0
         ScalarProperties.sopp(t, Operation.S_CBRANCH_SCC1, 1),                     // to CODE + 12, not taken
-        Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(1).ssrc0(128 + 5),       // CODE + 8: the run
+        Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(5).src0(256 + 6),         // CODE + 8: the run
         Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(1).src0(1).src1(256 + 2), // CODE + 12
         Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(3).src0(256 + 3).src1(256 + 1),
         Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128));
