@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * A run of lane-wise VALU instructions executed at once by generated code ({@link LaneFusion}, {@link
  * LaneCodeGen}): the interpreter finds it in the slot of the run's first instruction and counts it as all of its
- * instructions. Each instruction also keeps its own op, which the debugger steps through ({@link CodeCache#at}) and
- * which runs the instructions one by one under GPR indexing.
+ * instructions. Scalar ALU instructions among them run once each after the lane loop, in order. Each instruction
+ * also keeps its own op, which the debugger steps through ({@link CodeCache#at}) and which runs the instructions one
+ * by one under GPR indexing.
  */
 final class FusedRun extends Op {
   private final Op[] parts;
