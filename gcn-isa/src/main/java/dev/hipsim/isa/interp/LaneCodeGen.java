@@ -898,18 +898,10 @@ final class LaneCodeGen {
           || high.vdst() != low.vdst() + 1 || reads(high.a(), low.vdst()) || reads(high.b(), low.vdst())) {
         return false;
       }
-      int lowA = intLocal();
-      pushInt(low.a());
-      mv.visitVarInsn(ISTORE, lowA);
-      int lowB = intLocal();
-      pushInt(low.b());
-      mv.visitVarInsn(ISTORE, lowB);
-      int highA = intLocal();
-      pushInt(high.a());
-      mv.visitVarInsn(ISTORE, highA);
-      int highB = intLocal();
-      pushInt(high.b());
-      mv.visitVarInsn(ISTORE, highB);
+      int lowA = intLocalOf(low.a());
+      int lowB = intLocalOf(low.b());
+      int highA = intLocalOf(high.a());
+      int highB = intLocalOf(high.b());
       int sum = longLocal();
       pushWide(low.a(), high.a(), lowA, highA);
       pushWide(low.b(), high.b(), lowB, highB);
@@ -921,11 +913,7 @@ final class LaneCodeGen {
       if (bitReads[index] > 1 || highCarry) {
         // the low step's carry: bit 32 of the low halves' sum
         int carry = intLocal();
-        mv.visitVarInsn(ILOAD, lowA);
-        zeroExtend();
-        mv.visitVarInsn(ILOAD, lowB);
-        zeroExtend();
-        mv.visitInsn(LADD);
+        pushUnsignedSum(lowA, lowB);
         mv.visitIntInsn(BIPUSH, 32);
         mv.visitInsn(LUSHR);
         mv.visitInsn(L2I);
@@ -935,11 +923,7 @@ final class LaneCodeGen {
         if (highCarry) {
           // the high step's: bit 32 of the high halves' sum with that carry
           int carryOut = intLocal();
-          mv.visitVarInsn(ILOAD, highA);
-          zeroExtend();
-          mv.visitVarInsn(ILOAD, highB);
-          zeroExtend();
-          mv.visitInsn(LADD);
+          pushUnsignedSum(highA, highB);
           mv.visitVarInsn(ILOAD, carry);
           mv.visitInsn(I2L);
           mv.visitInsn(LADD);
@@ -955,6 +939,23 @@ final class LaneCodeGen {
       }
       writePair(low.vdst(), sum);
       return true;
+    }
+
+    /** Pushes the long sum of the ints in locals {@code a} and {@code b}, both zero-extended. */
+    private void pushUnsignedSum(int a, int b) {
+      mv.visitVarInsn(ILOAD, a);
+      zeroExtend();
+      mv.visitVarInsn(ILOAD, b);
+      zeroExtend();
+      mv.visitInsn(LADD);
+    }
+
+    /** A new int local holding the 32-bit source {@code src}. */
+    private int intLocalOf(LaneFusion.Source src) {
+      int l = intLocal();
+      pushInt(src);
+      mv.visitVarInsn(ISTORE, l);
+      return l;
     }
 
     /** Whether {@code src} is VGPR {@code r}. */

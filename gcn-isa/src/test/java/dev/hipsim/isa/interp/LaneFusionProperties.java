@@ -158,24 +158,13 @@ class LaneFusionProperties {
             .ssrc0(denseScalar(r)).ssrc1(129 + r.nextInt(8)));
       }
     }
-    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128)); // registers live at the end
-    Machine fused = machine(t, seed, code);
-    Machine single = machine(t, seed, code);
-    CodeCache fusing = new CodeCache(t, true, 0);
-    assertThat(run(fused, fusing, seed)).isNull();
-    assertThat(run(single, new CodeCache(t, false), seed)).isNull();
+    CodeCache fusing = runBothWays(t, seed, code, m -> { });
     boolean scalars = false;
     for (Op op : fusing.page(CODE >>> CodeCache.PAGE_SHIFT)) {
       scalars |= op instanceof FusedRun && ((FusedRun) op).runsScalars();
     }
     Statistics.label("scalar instruction in a run").collect(scalars);
     Statistics.label("scalar instruction in a run").coverage(c -> c.check(true).percentage(p -> p > 40));
-    String listing = listing(single, code);
-    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
-    assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
-    assertThat(fused.w.scc).as(listing).isEqualTo(single.w.scc);
-    assertThat(fused.w.pc).as(listing).isEqualTo(single.w.pc);
-    assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions);
   }
 
   /**
@@ -207,14 +196,7 @@ class LaneFusionProperties {
             .src1(256 + r.nextInt(4)));
       }
     }
-    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128)); // registers live at the end
-    Machine fused = machine(t, seed, code);
-    Machine single = machine(t, seed, code);
-    assertThat(run(fused, new CodeCache(t, true, 0), seed)).isNull();
-    assertThat(run(single, new CodeCache(t, false), seed)).isNull();
-    String listing = listing(single, code);
-    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
-    assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
+    runBothWays(t, seed, code, m -> { });
   }
 
   /**
@@ -244,18 +226,11 @@ class LaneFusionProperties {
             .src1(256 + r.nextInt(4)));
       }
     }
-    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128)); // registers live at the end
-    Machine fused = machine(t, seed, code);
-    Machine single = machine(t, seed, code);
-    for (Machine m : new Machine[] {fused, single}) {
+    runBothWays(t, seed, code, m -> {
       m.w.mode = dev.hipsim.isa.fp.FpMode.DEFAULT; // the mode where runs keep floats
       Random values = new Random(seed ^ 0xf32);
       for (int i = 0; i < 8 * Wave.LANES; i++) m.w.v[i] = Vals.f32(values);
-    }
-    assertThat(run(fused, new CodeCache(t, true, 0), seed)).isNull();
-    assertThat(run(single, new CodeCache(t, false), seed)).isNull();
-    String listing = listing(single, code);
-    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
+    });
   }
 
   /**
@@ -279,10 +254,8 @@ class LaneFusionProperties {
     CodeCache fusing = new CodeCache(t, true, 0);
     assertThat(run(fused, fusing, 7)).isNull();
     assertThat(run(single, new CodeCache(t, false), 7)).isNull();
-    String listing = listing(single, code);
-    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
-    assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
-    assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions).isEqualTo(2 + 3 * 5 + 2);
+    assertSameWave(fused, single, listing(single, code));
+    assertThat(fused.w.instructions).isEqualTo(2 + 3 * 5 + 2);
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
     assertThat(page[CodeCache.slot(CODE + 4)]).as("the run from v_mov_b32").isInstanceOf(FusedRun.class);
     assertThat(page[CodeCache.slot(CODE + 8)]).as("the run from the loop's head").isInstanceOf(FusedRun.class);
@@ -307,12 +280,40 @@ class LaneFusionProperties {
     CodeCache fusing = new CodeCache(t, true, 0);
     assertThat(run(fused, fusing, 9)).isNull();
     assertThat(run(single, new CodeCache(t, false), 9)).isNull();
-    assertThat(fused.w.v).isEqualTo(single.w.v);
-    assertThat(fused.w.s).isEqualTo(single.w.s);
+    assertSameWave(fused, single, listing(single, code));
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
     assertThat(page[CodeCache.slot(CODE + 8)]).isInstanceOf(FusedRun.class);
     assertThat(page[CodeCache.slot(CODE + 12)]).as("the branch target, never reached alone").isNull();
     assertThat(page[CodeCache.slot(CODE + 16)]).as("an inner instruction, compiled for the run").isNotNull();
+  }
+
+  /**
+   * Runs {@code code}, then an instruction that keeps the registers live, fused and one by one on two machines of
+   * {@code seed} set up alike, and checks that neither faults and that the waves end the same; returns the fusing
+   * cache.
+   */
+  private static CodeCache runBothWays(Target t, long seed, List<Enc> code, java.util.function.Consumer<Machine> setUp)
+      throws Exception {
+    code.add(Enc.of(t, Format.SOP1, Operation.S_MOV_B32).sdst(99).ssrc0(128));
+    Machine fused = machine(t, seed, code);
+    Machine single = machine(t, seed, code);
+    setUp.accept(fused);
+    setUp.accept(single);
+    CodeCache fusing = new CodeCache(t, true, 0);
+    assertThat(run(fused, fusing, seed)).isNull();
+    assertThat(run(single, new CodeCache(t, false), seed)).isNull();
+    assertSameWave(fused, single, listing(single, code));
+    return fusing;
+  }
+
+  /** The whole wave of {@code fused} is that of {@code single}: registers, SCC, EXEC, program counter, count. */
+  private static void assertSameWave(Machine fused, Machine single, String listing) {
+    assertThat(fused.w.v).as(listing).isEqualTo(single.w.v);
+    assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
+    assertThat(fused.w.scc).as(listing).isEqualTo(single.w.scc);
+    assertThat(fused.w.exec()).as(listing).isEqualTo(single.w.exec());
+    assertThat(fused.w.pc).as(listing).isEqualTo(single.w.pc);
+    assertThat(fused.w.instructions).as(listing).isEqualTo(single.w.instructions);
   }
 
   /** VCC and s[2:3]: the lane masks of {@link #scalarInstructionsInARunKeepTheirOrderWithItsSteps}. */
