@@ -170,8 +170,8 @@ class LaneFusionProperties {
   /**
    * 64-bit values in v0-v3 made by shifts and by add pairs, their halves written over one at a time, and read again
    * as pairs: the run keeps a pair's long only while both halves hold it. The add pairs' low carries go to
-   * s[20:21], their high ones to s[20:21] or s[22:23], and their high halves now and then add -1 and 0, so that
-   * the carry out is the carry in.
+   * s[20:21] or s[24:25], their high ones to s[20:21] or s[22:23] (so that either may be the one written back), and
+   * their high halves now and then add -1 and 0, so that the carry out is the carry in.
    */
   @Property(tries = 300)
   void pairsTheRunKeepsAsLongsAreTheRegisters(@ForAll long seed) throws Exception {
@@ -186,10 +186,12 @@ class LaneFusionProperties {
             .src1(256 + 2 * r.nextInt(2)));
         case 1 -> {
           boolean carryThrough = r.nextInt(3) == 0;
-          code.add(Enc.of(t, Format.VOP3, Operation.V_ADD_CO_U32).vdst(pair).sdst(20).src0(256 + r.nextInt(4))
+          int carry = r.nextBoolean() ? 20 : 24;
+          code.add(Enc.of(t, Format.VOP3, Operation.V_ADD_CO_U32).vdst(pair).sdst(carry).src0(256 + r.nextInt(4))
               .src1(256 + r.nextInt(4)));
           code.add(Enc.of(t, Format.VOP3, Operation.V_ADDC_CO_U32).vdst(pair + 1).sdst(r.nextBoolean() ? 20 : 22)
-              .src0(carryThrough ? 193 : 256 + r.nextInt(4)).src1(carryThrough ? 128 : 256 + r.nextInt(4)).src2(20));
+              .src0(carryThrough ? 193 : 256 + r.nextInt(4)).src1(carryThrough ? 128 : 256 + r.nextInt(4))
+              .src2(carry));
         }
         case 2 -> code.add(Enc.of(t, Format.VOP1, Operation.V_MOV_B32).vdst(r.nextInt(4)).src0(256 + 4 + r.nextInt(4)));
         default -> code.add(Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(r.nextInt(4)).src0(256 + r.nextInt(8))
