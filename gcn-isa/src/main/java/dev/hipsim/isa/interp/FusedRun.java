@@ -126,7 +126,7 @@ final class FusedRun extends Op {
     }
     // One VALU instruction (with s_waitcnt or s_nop after it) is not worth a class of its own; with scalar
     // instructions (a compare, then s_and_saveexec_b64 on its mask) it is.
-    if (builder.steps() < 2 && (builder.steps() == 0 || builder.scalars() == 0)) return null;
+    if (builder.steps() == 0 || (builder.steps() == 1 && builder.scalars() == 0)) return null;
     return new Candidate(List.copyOf(parts), builder.plan(), (int) (pc - first.address()));
   }
 
@@ -260,7 +260,7 @@ final class FusedRun extends Op {
 
   /** Whether the run loads from global memory (for tests). */
   boolean loadsGlobal() {
-    return overwrittenInputs != null;
+    return plan.loadsGlobal();
   }
 
   /** Whether the run has LDS reads (for tests). */
