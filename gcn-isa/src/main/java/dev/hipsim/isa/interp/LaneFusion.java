@@ -449,7 +449,6 @@ final class LaneFusion {
       if (ok && (f.shape().masksOnly() || f.shape().carries())) {
         maskDst = Dst.of(inst.sdst());
         ok = maskDst != null && !maskDst.vector && writableMask(maskDst)
-            && (maskDst.index < 0 || scalarTouched.get(maskDst.index, maskDst.index + 2).isEmpty())
             && maskInputs.size() + maskOutputs.size() < MAX_MASKS;
       }
       if (!ok) {
@@ -638,11 +637,14 @@ final class LaneFusion {
       return sgpr >= 0 && sgpr < Wave.SGPR_SLOTS && maskWriter[sgpr] >= 0;
     }
 
-    /** A mask destination the run may write: an SGPR pair (or VCC, or the null register), never EXEC. */
-    private static boolean writableMask(Dst d) {
+    /**
+     * A mask destination the run may write: an SGPR pair (or VCC, or the null register), never EXEC, and not a
+     * register a scalar instruction of the run reads or writes (it runs after the masks are written back).
+     */
+    private boolean writableMask(Dst d) {
       if (d.index < 0) return true;
       return d.index + 1 < Wave.SGPR_SLOTS && d.index + 1 != Wave.EXEC_LO && d.index != Wave.EXEC_LO
-          && d.index != Wave.EXEC_HI;
+          && d.index != Wave.EXEC_HI && scalarTouched.get(d.index, d.index + 2).isEmpty();
     }
 
     Plan plan() {

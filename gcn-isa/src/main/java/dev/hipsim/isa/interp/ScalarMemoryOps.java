@@ -90,13 +90,13 @@ final class ScalarMemoryOps {
       }
       address &= ~3L;
       try {
-        if (load && !buffer && loadFromWords(w, cx, address, dwords, data.index)) {
-          // every dword read from the page's words with one translation
-        } else if (load) {
-          for (int k = 0; k < dwords; k++) {
-            long off = extra + 4L * k;
-            int value = buffer && off + 4 > limit ? 0 : cx.memory.load32(address + 4L * k);
-            w.s[data.index + k] = value;
+        if (load) {
+          if (buffer || !loadFromWords(w, cx, address, dwords, data.index)) {
+            for (int k = 0; k < dwords; k++) {
+              long off = extra + 4L * k;
+              int value = buffer && off + 4 > limit ? 0 : cx.memory.load32(address + 4L * k);
+              w.s[data.index + k] = value;
+            }
           }
         } else if (store) {
           for (int k = 0; k < dwords; k++) {
