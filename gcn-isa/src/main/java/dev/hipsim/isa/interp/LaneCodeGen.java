@@ -384,12 +384,10 @@ final class LaneCodeGen {
           storeResult(s.vdst());
           break;
         case F32_2:
-          float2(f, first, second);
-          storeFloatResult(s.vdst());
+          storeFloatResult(s.vdst(), float2(f, first, second));
           break;
         case F32_FMA:
-          fma(f, s);
-          storeFloatResult(s.vdst());
+          storeFloatResult(s.vdst(), fma(f, s));
           break;
         case LDS_READ:
           ldsRead(s.lds());
@@ -416,14 +414,14 @@ final class LaneCodeGen {
       }
     }
 
-    /** Pushes the f32 result of a (op) b ({@link #floatOp}). */
-    private void float2(FusibleOp f, LaneFusion.Source first, LaneFusion.Source second) {
-      floatOp(new LaneFusion.Source[] {first, second}, () -> mv.visitInsn(f.jvmOpcode()), f.method());
+    /** Pushes the f32 result of a (op) b ({@link #floatOp}); returns the local holding it as a float. */
+    private int float2(FusibleOp f, LaneFusion.Source first, LaneFusion.Source second) {
+      return floatOp(new LaneFusion.Source[] {first, second}, () -> mv.visitInsn(f.jvmOpcode()), f.method());
     }
 
-    /** Pushes the f32 a * b + c with one rounding ({@link #floatOp}). */
-    private void fma(FusibleOp f, LaneFusion.Step s) {
-      floatOp(new LaneFusion.Source[] {s.a(), s.b(), s.c()},
+    /** Pushes the f32 a * b + c with one rounding ({@link #floatOp}); returns the local holding it as a float. */
+    private int fma(FusibleOp f, LaneFusion.Step s) {
+      return floatOp(new LaneFusion.Source[] {s.a(), s.b(), s.c()},
           () -> mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "fma", "(FFF)F", false), f.method());
     }
 
@@ -431,9 +429,9 @@ final class LaneCodeGen {
      * Pushes an f32 result: what {@code fast} makes of the operands as JVM floats, kept when it is finite; else the
      * F32Ops method {@code method} of the operands and MODE. A finite sum, difference, product or fused
      * multiply-add has finite operands, where the default float mode makes the JVM's result exact, so one test of
-     * the result covers the operands.
+     * the result covers the operands. Returns the float local that holds the result as a float too.
      */
-    private void floatOp(LaneFusion.Source[] operands, Runnable fast, String method) {
+    private int floatOp(LaneFusion.Source[] operands, Runnable fast, String method) {
       int[] bits = new int[operands.length];
       for (int i = 0; i < operands.length; i++) {
         bits[i] = intLocal();
@@ -467,16 +465,16 @@ final class LaneCodeGen {
       mv.visitVarInsn(FSTORE, result);
       mv.visitLabel(done);
       mv.visitVarInsn(ILOAD, r);
-      pendingFloat = result;
+      return result;
     }
 
-    /** The float local of the f32 result {@link #floatOp} just pushed, for {@link #storeFloatResult}. */
-    private int pendingFloat = -1;
-
-    /** Stores an f32 step's result (its bits on the stack) to VGPR {@code r}, keeping its float for f32 readers. */
-    private void storeFloatResult(int r) {
+    /**
+     * Stores an f32 step's result (its bits on the stack) to VGPR {@code r}, keeping its float, in local {@code
+     * asFloat}, for f32 readers.
+     */
+    private void storeFloatResult(int r, int asFloat) {
       storeResult(r);
-      floatLocal[r] = pendingFloat;
+      floatLocal[r] = asFloat;
     }
 
     /** Pushes an int that is negative exactly when the f32 in {@code local} is an infinity or a NaN. */
@@ -873,16 +871,16 @@ final class LaneCodeGen {
 
     /** The VGPR pair from {@code r} now holds the long in {@code local}; its halves are taken out when needed. */
     private void writePair(int r, int local) {
-      for (int k = 0; k < 2; k++) {
-        regLocal[r + k] = -1;
-        floatLocal[r + k] = -1;
-        halfOf[r + k] = local;
-        highHalf[r + k] = k == 1;
-        dirty[r + k] = true;
-        pairLocal[r + k] = -1;
-      }
-      if (r > 0) pairLocal[r - 1] = -1;
+      writeHalf(r, local, false);
+      writeHalf(r + 1, local, true);
       pairLocal[r] = local;
+    }
+
+    /** VGPR {@code r} now holds the low or high half of the long in {@code local}, taken out when needed. */
+    private void writeHalf(int r, int local, boolean high) {
+      writeVgpr(r, -1);
+      halfOf[r] = local;
+      highHalf[r] = high;
     }
 
     /**
@@ -898,19 +896,18 @@ final class LaneCodeGen {
           || high.vdst() != low.vdst() + 1 || reads(high.a(), low.vdst()) || reads(high.b(), low.vdst())) {
         return false;
       }
-      int lowA = intLocalOf(low.a());
-      int lowB = intLocalOf(low.b());
-      int highA = intLocalOf(high.a());
-      int highB = intLocalOf(high.b());
       int sum = longLocal();
-      pushWide(low.a(), high.a(), lowA, highA);
-      pushWide(low.b(), high.b(), lowB, highB);
+      pushWide(low.a(), high.a());
+      pushWide(low.b(), high.b());
       mv.visitInsn(LADD);
       mv.visitVarInsn(LSTORE, sum);
       // The high step reads the low step's carry: the carry is needed when something else reads it too, or for
-      // the high step's own carry when that is read.
+      // the high step's own carry when that is read. (The halves are read as ints only then: a local C1 would keep
+      // alive otherwise.)
       boolean highCarry = bitReads[index + 1] > 0;
       if (bitReads[index] > 1 || highCarry) {
+        int lowA = intLocalOf(low.a());
+        int lowB = intLocalOf(low.b());
         // the low step's carry: bit 32 of the low halves' sum
         int carry = intLocal();
         pushUnsignedSum(lowA, lowB);
@@ -922,6 +919,8 @@ final class LaneCodeGen {
         accumulate(low.maskOut(), carry);
         if (highCarry) {
           // the high step's: bit 32 of the high halves' sum with that carry
+          int highA = intLocalOf(high.a());
+          int highB = intLocalOf(high.b());
           int carryOut = intLocal();
           pushUnsignedSum(highA, highB);
           mv.visitVarInsn(ILOAD, carry);
@@ -964,18 +963,18 @@ final class LaneCodeGen {
     }
 
     /**
-     * Pushes the long whose halves are the 32-bit sources {@code low} and {@code high}, already in the int locals
-     * given: the pair's long when they are the halves of a VGPR pair known as one.
+     * Pushes the long whose halves are the 32-bit sources {@code low} and {@code high}: the pair's long when they
+     * are the halves of a VGPR pair known as one.
      */
-    private void pushWide(LaneFusion.Source low, LaneFusion.Source high, int lowLocal, int highLocal) {
+    private void pushWide(LaneFusion.Source low, LaneFusion.Source high) {
       if (low.from() == LaneFusion.From.VGPR && high.from() == LaneFusion.From.VGPR
           && high.index() == low.index() + 1 && pairLocal[low.index()] >= 0) {
         mv.visitVarInsn(LLOAD, pairLocal[low.index()]);
         return;
       }
-      mv.visitVarInsn(ILOAD, lowLocal);
+      pushInt(low);
       zeroExtend();
-      mv.visitVarInsn(ILOAD, highLocal);
+      pushInt(high);
       orHighHalf();
     }
 
@@ -983,9 +982,7 @@ final class LaneCodeGen {
     private void storePacked(int index, LaneFusion.Step s) {
       int x = longLocal();
       mv.visitVarInsn(LSTORE, x);
-      writeVgpr(s.vdst(), -1);
-      halfOf[s.vdst()] = x; // the value is the low half, taken out when needed
-      highHalf[s.vdst()] = false;
+      writeHalf(s.vdst(), x, false);
       if (bitReads[index] == 0) return;
       int bit = intLocal();
       pushHigh(x);
