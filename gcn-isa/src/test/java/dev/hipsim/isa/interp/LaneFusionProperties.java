@@ -558,8 +558,9 @@ class LaneFusionProperties {
   }
 
   /**
-   * Random fusible instructions, now and then an s_waitcnt or s_nop inside, and now and then an instruction that
-   * ends a run (a scalar read of a mask written earlier).
+   * Random fusible instructions: VALU operations, LDS reads and writes, global loads and stores, 64-bit add pairs,
+   * scalar ALU instructions (some of which end a run), and now and then an s_waitcnt or s_nop inside. Each kind has
+   * its own chance, tuned so that the coverage checks of the property hold.
    */
   private static List<Enc> sequence(Target t, Random r, int n) {
     List<Operation> ops = new ArrayList<>(FusibleOp.operations());
