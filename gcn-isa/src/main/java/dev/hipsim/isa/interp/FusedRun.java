@@ -253,6 +253,11 @@ final class FusedRun extends Op {
     return some;
   }
 
+  /** The generated code for a full EXEC ({@link Rehearsal} runs it on zeros). */
+  FusedLanes allLanes() {
+    return allLanes;
+  }
+
   /** Whether the run stores to global memory (for tests). */
   boolean storesGlobal() {
     return stores.length > 0;

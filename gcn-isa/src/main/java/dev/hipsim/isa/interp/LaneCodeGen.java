@@ -53,16 +53,59 @@ final class LaneCodeGen {
   private static final int PAGE_BYTES = 1 << PAGE_SHIFT;
   private static final String F32_OPS = "dev/hipsim/isa/alu/F32Ops";
 
-  /** Defines the run's class and makes its instance. */
+  /**
+   * The classes defined so far, by their class file. Generated code has no state and no addresses in it, so a run
+   * whose bytecode is the same as an earlier one's (the same kernel run again after its code cache was dropped,
+   * loaded on another device, or rehearsed before its first dispatch, {@link Rehearsal}) gets the earlier class,
+   * already compiled by the JIT, instead of a new one to define, verify and compile. Bounded, since every entry
+   * keeps its class alive: at the bound the map starts again empty.
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<ClassFile, FusedLanes> DEFINED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  static final int MAX_KEPT = 1024;
+  /** Classes defined for runs without the per-lane EXEC test, since the process started (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong DEFINED_FOR_FULL_EXEC = new java.util.concurrent.atomic.AtomicLong();
+
+  /** A class file as a map key: equal when the bytes are. */
+  private record ClassFile(byte[] bytes, int hash) {
+    ClassFile(byte[] bytes) {
+      this(bytes, Arrays.hashCode(bytes));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ClassFile c && c.hash == hash && Arrays.equals(c.bytes, bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** Forgets the classes defined so far (for tests that count definitions). */
+  static void forgetDefined() {
+    DEFINED.clear();
+  }
+
+  /** The run's code: the class defined for the same bytecode before, or a new one. */
   static FusedLanes generate(LaneFusion.Plan plan, boolean partialExec) {
-    byte[] bytes = bytes(plan, partialExec);
+    ClassFile file = new ClassFile(bytes(plan, partialExec));
+    FusedLanes known = DEFINED.get(file);
+    if (known != null) return known;
+    FusedLanes lanes;
     try {
-      MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(bytes, true);
-      return (FusedLanes) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
+      MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(file.bytes(), true);
+      lanes = (FusedLanes) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
     } catch (Throwable e) {
       throw new IllegalStateException("cannot define the fused code of " + plan.instructions().get(0) + ": " + e, e);
     }
+    if (!partialExec) DEFINED_FOR_FULL_EXEC.incrementAndGet();
+    if (DEFINED.size() >= MAX_KEPT) DEFINED.clear(); // the classes no run holds any more can then be unloaded
+    FusedLanes raced = DEFINED.putIfAbsent(file, lanes);
+    return raced != null ? raced : lanes;
   }
+
 
   /**
    * The class file of the run's code. Version 50 (Java 6), the last without stack map frames: the JVM infers the

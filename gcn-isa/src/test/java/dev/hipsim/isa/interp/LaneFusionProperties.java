@@ -562,7 +562,7 @@ class LaneFusionProperties {
    * scalar ALU instructions (some of which end a run), and now and then an s_waitcnt or s_nop inside. Each kind has
    * its own chance, tuned so that the coverage checks of the property hold.
    */
-  private static List<Enc> sequence(Target t, Random r, int n) {
+  static List<Enc> sequence(Target t, Random r, int n) {
     List<Operation> ops = new ArrayList<>(FusibleOp.operations());
     ops.sort(null);
     List<Enc> out = new ArrayList<>();

@@ -98,6 +98,30 @@ public final class CodeModule {
     }
   }
 
+  /**
+   * Rehearses the code of the module's code object ({@link dev.hipsim.isa.interp.Rehearsal}) once it is read and
+   * until {@code stop} answers true; nothing when the code object is loaded already or could not be read. For the
+   * background preparation, after {@link #prepare}. Returns the number of runs generated.
+   */
+  public int rehearse(Machine machine, java.util.function.BooleanSupplier stop) {
+    CodeObjectReader r;
+    synchronized (this) {
+      if (executable != null || reader == null) return 0;
+      r = reader;
+    }
+    try {
+      ElfFile elf = r.codeObject().elf();
+      dev.hipsim.elf.SectionHeader text = elf.section(".text").orElse(null);
+      if (text == null || text.type() != dev.hipsim.elf.SectionHeader.SHT_PROGBITS) return 0;
+      ByteBuffer data = elf.data(text);
+      byte[] code = new byte[(int) Math.min(data.remaining(), dev.hipsim.isa.interp.Rehearsal.MAX_BYTES)];
+      data.get(code);
+      return dev.hipsim.isa.interp.Rehearsal.rehearse(machine.engine().target(), code, text.address(), stop);
+    } catch (dev.hipsim.elf.ElfFormatException | RuntimeException e) {
+      return 0; // only a head start: the first launch reads the code object again and reports what is wrong
+    }
+  }
+
   /** The code object for the machine, read; {@code report}: end the process as CLR does when there is none. */
   private CodeObjectReader read(Machine machine, boolean report) throws HipException {
     ByteBuffer code = codeObjectFor(machine, report);

@@ -36,6 +36,8 @@ public final class GpuRuntime {
   private volatile java.util.function.Consumer<Machine> onStart;
   /** Whether registered modules are prepared on a background thread ({@link #prepare}). */
   private volatile boolean prepareAhead = true;
+  /** Set by the first launch: the background preparation stops rehearsing code then ({@link #prepare}). */
+  private volatile boolean launched;
   private java.util.concurrent.ExecutorService preparer;
   private final java.util.concurrent.atomic.AtomicInteger preparing = new java.util.concurrent.atomic.AtomicInteger();
   private final Map<Long, CodeModule> modules = new ConcurrentHashMap<>();
@@ -164,9 +166,11 @@ public final class GpuRuntime {
   /**
    * Gets {@code module} ready for its first launch on a background thread while the program's host code runs: the
    * machine is built (it depends only on the device model and the environment, so building it early changes
-   * nothing), the module's code object chosen and read, and the interpreter's code generator made ready
-   * ({@link dev.hipsim.isa.interp.CodeCache#prepareFusion}). Loading it, which allocates device memory, stays with
-   * the first launch, so device addresses never depend on timing. A failure here is left for the program's own
+   * nothing), the module's code object chosen and read, and its code rehearsed until the first launch
+   * ({@link CodeModule#rehearse}: its runs of instructions generated and compiled by the JIT), or, with no code to
+   * rehearse, the interpreter's code generator made ready ({@link dev.hipsim.isa.interp.CodeCache#prepareFusion}).
+   * Loading it, which allocates device memory, stays with the first launch, so device addresses never depend on
+   * timing. A failure here is left for the program's own
    * call to report. Off once a start hook is set: the debugger attaches on the program's first call.
    */
   public void prepare(CodeModule module) {
@@ -185,15 +189,23 @@ public final class GpuRuntime {
       try {
         Machine m = startQuietly();
         if (m != null) module.prepare(m);
-        try {
-          dev.hipsim.isa.interp.CodeCache.prepareFusion();
-        } catch (RuntimeException | LinkageError e) {
-          // Only a head start: the first dispatch makes the generator ready itself, and reports what fails.
+        int rehearsed = m == null ? 0 : module.rehearse(m, () -> launched);
+        if (rehearsed == 0 && !launched) {
+          try {
+            dev.hipsim.isa.interp.CodeCache.prepareFusion();
+          } catch (RuntimeException | LinkageError e) {
+            // Only a head start: the first dispatch makes the generator ready itself, and reports what fails.
+          }
         }
       } finally {
         preparing.decrementAndGet();
       }
     });
+  }
+
+  /** A launch is about to run: background rehearsals give the cores back ({@link CodeModule#rehearse}). */
+  public void launching() {
+    launched = true;
   }
 
   /** Whether no module is being prepared or waiting to be (for tests). */

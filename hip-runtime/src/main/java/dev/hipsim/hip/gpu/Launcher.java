@@ -58,6 +58,7 @@ public final class Launcher {
 
   public void launch(GpuRuntime.Function f, Dim3 grid, Dim3 block, long sharedMemBytes, Mode mode,
       ArgumentFiller arguments) throws HipException {
+    gpu.launching();
     Machine m = gpu.machine();
     ExecutableSymbol.Kernel kernel = f.module().kernel(m, f.name());
     check(m, kernel, grid, block, sharedMemBytes, mode);

@@ -1,0 +1,107 @@
+package dev.hipsim.isa.interp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hipsim.elf.SectionHeader;
+import dev.hipsim.isa.decode.Target;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class RehearsalTest {
+  static final int MB = 1 << 20;
+
+  /** The code object's .text and where the code object puts it. */
+  record Text(byte[] code, long address) {}
+
+  static Text text(CorpusRun run) throws Exception {
+    SectionHeader text = run.code.elf().section(".text").orElseThrow();
+    ByteBuffer data = run.code.elf().data(text);
+    byte[] code = new byte[data.remaining()];
+    data.get(code);
+    return new Text(code, text.address());
+  }
+
+  /**
+   * The point of a rehearsal: a dispatch that follows it, with the code loaded elsewhere, finds every run it
+   * generates for a full EXEC defined already, so that none waits for a class to be generated and compiled. Checked
+   * on the benchmark program's three kernels, run after the rehearsal of their code object.
+   */
+  @Test
+  void aDispatchAfterTheRehearsalDefinesNoRunOfItsOwn() throws Exception {
+    CorpusRun run = CorpusRun.load("gfx90a-v4", "hipbench", Target.GFX90A, 64 * MB);
+    Text text = text(run);
+    assertThat(run.code.base()).isNotZero(); // loaded elsewhere than the rehearsal's addresses
+    assertThat(Rehearsal.rehearse(Target.GFX90A, text.code(), text.address(), () -> false)).isGreaterThanOrEqualTo(5);
+
+    long before = LaneCodeGen.DEFINED_FOR_FULL_EXEC.get();
+    int n = 64 * 256;
+    ByteBuffer a = CorpusRun.buffer(4 * n);
+    for (int i = 0; i < n; i++) a.putFloat(4 * i, i);
+    long da = run.upload(a);
+    long dc = run.zeros(4L * n);
+    run.launch("_Z4vaddPKfS0_Pfi", new int[] {n / 256}, new int[] {256}, 0, 0, da, da, dc, n);
+    assertThat(run.download(dc, 4 * n).getFloat(4 * 1000)).isEqualTo(2000f);
+    int m = 64;
+    long dm = run.upload(a);
+    long dp = run.zeros(4L * m * m);
+    run.launch("_Z5sgemmPKfS0_Pfiii", new int[] {m / 16, m / 16}, new int[] {16, 16}, 0, 0, dm, dm, dp, m, m, m);
+    long dsum = run.zeros(4);
+    run.launch("_Z6reducePKiPii", new int[] {n / 256}, new int[] {256}, 0, 0, da, dsum, n);
+    assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get() - before).isZero();
+  }
+
+  /** A rehearsal asked to stop before it starts does nothing. */
+  @Test
+  void stopsWhenAsked() throws Exception {
+    Text text = text(CorpusRun.load("gfx90a-v4", "hipbench", Target.GFX90A, MB));
+    LaneCodeGen.forgetDefined();
+    long before = LaneCodeGen.DEFINED_FOR_FULL_EXEC.get();
+    assertThat(Rehearsal.rehearse(Target.GFX90A, text.code(), text.address(), () -> true)).isZero();
+    assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get()).isEqualTo(before);
+  }
+
+  /**
+   * Generated code does not depend on where the code lies: whatever the bytes (invalid encodings, runs cut off by
+   * the end of the code, branches anywhere, generated code whose loads and LDS addresses fall outside what the
+   * rehearsal gives it), rehearsing them at a second address defines no class the first did not.
+   */
+  @Property(tries = 40)
+  void anyCodeRehearsedElsewhereDefinesNothingNew(@ForAll @Size(max = 400) int[] words, @ForAll long first,
+      @ForAll long second) {
+    ByteBuffer b = ByteBuffer.allocate(words.length * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (int w : words) b.putInt(w);
+    rehearseTwice(b.array(), first, second);
+  }
+
+  /**
+   * As above for code that fuses: the fusion properties' random sequences (integer and f32 VALU, 64-bit pairs,
+   * global loads and stores, LDS reads and writes, scalar instructions), several one after the other.
+   */
+  @Property(tries = 60)
+  void runsRehearsedElsewhereDefineNothingNew(@ForAll long seed, @ForAll long first, @ForAll long second) {
+    Random r = new Random(seed);
+    ByteArrayOutputStream code = new ByteArrayOutputStream();
+    for (int k = 0; k < 4; k++) {
+      for (Enc e : LaneFusionProperties.sequence(Target.GFX90A, r, 2 + r.nextInt(10))) code.writeBytes(e.bytes());
+    }
+    int runs = rehearseTwice(code.toByteArray(), first, second);
+    Statistics.label("runs").collect(runs >= 2);
+    Statistics.label("runs").coverage(c -> c.check(true).percentage(p -> p > 50));
+  }
+
+  /** Rehearses {@code code} at two addresses; returns the runs of the first. */
+  private static int rehearseTwice(byte[] code, long first, long second) {
+    LaneCodeGen.forgetDefined();
+    int runs = Rehearsal.rehearse(Target.GFX90A, code, first & 0xffff_ffff_fffcL, () -> false);
+    long before = LaneCodeGen.DEFINED_FOR_FULL_EXEC.get();
+    assertThat(Rehearsal.rehearse(Target.GFX90A, code, second & 0xffff_ffff_fffcL, () -> false)).isEqualTo(runs);
+    assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get()).isEqualTo(before);
+    return runs;
+  }
+}
