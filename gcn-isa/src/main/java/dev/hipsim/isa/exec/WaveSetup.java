@@ -89,8 +89,10 @@ public final class WaveSetup {
     if (sy == 1 && w.groupSizeZ == 1) {
       // One dimension, the commonest shape: lane l is work-item flatBase + l, never past the group's end.
       for (int lane = 0; lane < lanes; lane++) v[lane] = flatBase + lane;
-      if (!packed && ids >= 1) Arrays.fill(v, Wave.LANES, Wave.LANES + lanes, 0);
-      if (!packed && ids >= 2) Arrays.fill(v, 2 * Wave.LANES, 2 * Wave.LANES + lanes, 0);
+      // The Y and Z IDs are zero, which reset wrote already in the registers the wave allocated.
+      int cleared = Math.min(launch.vgprsPerWave(), Wave.MAX_VGPRS);
+      if (!packed && ids >= 1 && cleared < 2) Arrays.fill(v, Wave.LANES, Wave.LANES + lanes, 0);
+      if (!packed && ids >= 2 && cleared < 3) Arrays.fill(v, 2 * Wave.LANES, 2 * Wave.LANES + lanes, 0);
       return;
     }
     // The first lane's coordinates by division, the others by counting (no division per lane for every wave).

@@ -66,14 +66,14 @@ public final class Interpreter implements WaveExecutor {
             throw Faults.wave(WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, op.instruction, -1, 0, e.getMessage(), e);
           }
         }
-        int[] fused = op.fusedMix;
-        if (fused == null) {
+        int[] categories = op.fusedCategories;
+        if (categories == null) {
           mix[op.mixCategory]++;
-          executed++;
         } else {
-          for (int category : fused) mix[category]++;
-          executed += fused.length;
+          int[] counts = op.fusedCounts;
+          for (int k = 0; k < categories.length; k++) mix[categories[k]] += counts[k];
         }
+        executed += op.instructions;
       }
     } catch (GpuMemoryFault f) {
       throw new WaveFault(WaveFault.Kind.MEMORY_FAULT, new WaveLocation(cx.launch.kernelName(), w.workgroupX,

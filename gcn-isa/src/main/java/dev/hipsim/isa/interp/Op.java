@@ -17,10 +17,15 @@ public abstract class Op {
   /** A vector ALU or vector memory (including LDS) instruction: what MODE.VSKIP skips. */
   final boolean vectorUnit;
   /**
-   * The {@link dev.hipsim.isa.exec.InstructionMix} category of each instruction an op executes at once (a
-   * {@link FusedRun}), or null for an op of one instruction.
+   * For an op that executes several instructions at once (a {@link FusedRun}): the {@link
+   * dev.hipsim.isa.exec.InstructionMix} categories they fall in, each once, and how many fall in each; null for an
+   * op of one instruction. Counted per category rather than per instruction: the interpreter adds them up every
+   * time the op runs, and a run has a dozen instructions in two or three categories.
    */
-  final int[] fusedMix;
+  final int[] fusedCategories;
+  final int[] fusedCounts;
+  /** The number of instructions the op executes. */
+  final int instructions;
 
   protected Op(Instruction instruction) {
     this(instruction, instruction.size(), null);
@@ -30,7 +35,24 @@ public abstract class Op {
   protected Op(Instruction instruction, int size, int[] fusedMix) {
     this.instruction = instruction;
     this.size = size;
-    this.fusedMix = fusedMix;
+    if (fusedMix == null) {
+      this.fusedCategories = null;
+      this.fusedCounts = null;
+      this.instructions = 1;
+    } else {
+      int[] perCategory = new int[dev.hipsim.isa.exec.InstructionMix.COUNT];
+      for (int c : fusedMix) perCategory[c]++;
+      int distinct = 0;
+      for (int n : perCategory) distinct += n > 0 ? 1 : 0;
+      this.fusedCategories = new int[distinct];
+      this.fusedCounts = new int[distinct];
+      for (int c = 0, k = 0; c < perCategory.length; c++) {
+        if (perCategory[c] == 0) continue;
+        fusedCategories[k] = c;
+        fusedCounts[k++] = perCategory[c];
+      }
+      this.instructions = fusedMix.length;
+    }
     this.mixCategory = dev.hipsim.isa.exec.InstructionMix.categoryOf(instruction.operation());
     dev.hipsim.isa.decode.Encoding e = instruction.encoding();
     this.vectorUnit = e.isVector() || (e.isMemory() && e != dev.hipsim.isa.decode.Encoding.SMEM);
