@@ -70,6 +70,30 @@ class ModulePreparationTest {
     onDemand.shutdown();
   }
 
+  /**
+   * The preparation's rehearsal finds the code object's code: vector_add's kernel has runs to generate. It stops when
+   * told to, and a module whose code object cannot be read has nothing to rehearse; neither loads the module.
+   */
+  @Test
+  void aPreparedModuleCanBeRehearsedUntilToldToStop() throws Exception {
+    List<String> fatal = new ArrayList<>();
+    GpuRuntime gpu = runtime(fatal);
+    CodeModule module = new CodeModule(gpu.newHandle(), "test", bundle("gfx90a", "gfx90a-v4"), gpu.faults());
+    assertThat(module.rehearse(gpu.machine(), () -> false)).as("not read yet").isZero();
+    module.prepare(gpu.machine());
+    assertThat(module.rehearse(gpu.machine(), () -> false)).isGreaterThanOrEqualTo(1);
+    assertThat(module.rehearse(gpu.machine(), () -> true)).isZero();
+    assertThat(module.loaded()).isFalse();
+
+    byte[] junk = Files.readAllBytes(Corpus.root().resolve("gfx90a-v4/vector_add.co/0-gfx90a.hsaco"));
+    CodeModule corrupt = new CodeModule(gpu.newHandle(), "test", ByteBuffer.wrap(java.util.Arrays.copyOf(junk, 200)),
+        null);
+    corrupt.prepare(gpu.machine());
+    assertThat(corrupt.rehearse(gpu.machine(), () -> false)).isZero();
+    assertThat(fatal).isEmpty();
+    gpu.shutdown();
+  }
+
   @Test
   void aModuleWithNoCodeForTheDeviceIsReportedByItsFirstUseNotByThePreparation() throws Exception {
     List<String> fatal = new ArrayList<>();
