@@ -161,10 +161,19 @@ final class LaneCodeGen {
     /**
      * The lane's value of a VGPR an f32 step wrote, as a float local (-1: none), for the f32 steps that read it: an
      * accumulator that sixteen v_fmac update goes from one to the next without passing through its bits. The
-     * float is exact whenever it is finite, and only then is it used: a step whose result is not finite computes
-     * it again from its operands' int bits.
+     * float is exact whenever it is finite; a value that is not is computed again from int bits ({@link
+     * #unchecked}).
      */
     private final int[] floatLocal = new int[Wave.MAX_VGPRS];
+    /**
+     * For a VGPR whose value is an f32 result not tested yet (its float in {@link #floatLocal}, no int local): the
+     * steps that computed it. Sums, differences, products and fused multiply-adds keep an infinity or a NaN among
+     * their operands in their result, so a chain of them into one accumulator needs one test, where its bits are
+     * first needed (a reader of the int, the write-back), instead of one per step: a finite end means every step
+     * was finite, where the JVM's floats are exact; any other end is computed again, step by step from the
+     * operands' bits, by F32Ops.
+     */
+    private final Chain[] unchecked = new Chain[Wave.MAX_VGPRS];
     private final boolean[] highHalf = new boolean[Wave.MAX_VGPRS];
     /** How many times a step's lane bit is read: by later steps, and as a lane mask written back. */
     private final int[] bitReads;
@@ -247,6 +256,7 @@ final class LaneCodeGen {
       Arrays.fill(pairLocal, -1);
       Arrays.fill(halfOf, -1);
       Arrays.fill(floatLocal, -1);
+      Arrays.fill(unchecked, null);
       Arrays.fill(dirty, false);
       Arrays.fill(stepBit, -1);
       lane = intLocal();
@@ -427,10 +437,10 @@ final class LaneCodeGen {
           storeResult(s.vdst());
           break;
         case F32_2:
-          storeFloatResult(s.vdst(), float2(f, first, second));
+          float2(f, first, second, s.vdst());
           break;
         case F32_FMA:
-          storeFloatResult(s.vdst(), fma(f, s));
+          fma(f, s);
           break;
         case LDS_READ:
           ldsRead(s.lds());
@@ -457,32 +467,45 @@ final class LaneCodeGen {
       }
     }
 
-    /** Pushes the f32 result of a (op) b ({@link #floatOp}); returns the local holding it as a float. */
-    private int float2(FusibleOp f, LaneFusion.Source first, LaneFusion.Source second) {
-      return floatOp(new LaneFusion.Source[] {first, second}, () -> mv.visitInsn(f.jvmOpcode()), f.method());
+    /** VGPR {@code vdst} gets the f32 a (op) b ({@link #floatOp}). */
+    private void float2(FusibleOp f, LaneFusion.Source first, LaneFusion.Source second, int vdst) {
+      floatOp(new LaneFusion.Source[] {first, second}, () -> mv.visitInsn(f.jvmOpcode()), f.method(), vdst);
     }
 
-    /** Pushes the f32 a * b + c with one rounding ({@link #floatOp}); returns the local holding it as a float. */
-    private int fma(FusibleOp f, LaneFusion.Step s) {
-      return floatOp(new LaneFusion.Source[] {s.a(), s.b(), s.c()},
-          () -> mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "fma", "(FFF)F", false), f.method());
+    /** The step's VGPR gets the f32 a * b + c with one rounding ({@link #floatOp}). */
+    private void fma(FusibleOp f, LaneFusion.Step s) {
+      floatOp(new LaneFusion.Source[] {s.a(), s.b(), s.c()},
+          () -> mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "fma", "(FFF)F", false), f.method(), s.vdst());
     }
+
+    /** Steps in one chain at most: each is computed again when the chain's end is not finite. */
+    static final int MAX_CHAIN = 16;
 
     /**
-     * Pushes an f32 result: what {@code fast} makes of the operands as JVM floats, kept when it is finite; else the
-     * F32Ops method {@code method} of the operands and MODE. A finite sum, difference, product or fused
-     * multiply-add has finite operands, where the default float mode makes the JVM's result exact, so one test of
-     * the result covers the operands. Returns the float local that holds the result as a float too.
+     * VGPR {@code vdst} gets an f32 sum, difference, product or fused multiply-add: what {@code fast} makes of the
+     * operands as JVM floats, untested ({@link #unchecked}). One operand may be such an untested value itself, which
+     * the result's chain then continues; any other operand is tested first. A finite result of these operations has
+     * finite operands, where the default float mode makes the JVM's result exact.
      */
-    private int floatOp(LaneFusion.Source[] operands, Runnable fast, String method) {
+    private void floatOp(LaneFusion.Source[] operands, Runnable fast, String method, int vdst) {
+      int chained = -1;
+      Chain before = null;
+      for (int i = 0; i < operands.length && chained < 0; i++) {
+        LaneFusion.Source x = operands[i];
+        if (x.from() == LaneFusion.From.VGPR && unchecked[x.index()] != null
+            && unchecked[x.index()].steps().size() < MAX_CHAIN) {
+          chained = i;
+          before = unchecked[x.index()];
+        }
+      }
       int[] bits = new int[operands.length];
       for (int i = 0; i < operands.length; i++) {
+        bits[i] = -1;
+        if (i == chained) continue;
         bits[i] = intLocal();
-        pushInt(operands[i]);
+        pushInt(operands[i]); // tests an untested operand other than the chained one
         mv.visitVarInsn(ISTORE, bits[i]);
       }
-      int r = intLocal();
-      int result = intLocal(); // a float
       for (int i = 0; i < operands.length; i++) {
         LaneFusion.Source x = operands[i];
         if (x.from() == LaneFusion.From.VGPR && floatLocal[x.index()] >= 0) {
@@ -492,32 +515,52 @@ final class LaneCodeGen {
         }
       }
       fast.run();
-      mv.visitInsn(DUP);
+      int result = intLocal(); // a float
       mv.visitVarInsn(FSTORE, result);
-      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
-      mv.visitVarInsn(ISTORE, r);
-      Label done = new Label();
-      exponentCarry(r);
-      mv.visitJumpInsn(IFGE, done);
-      for (int b : bits) mv.visitVarInsn(ILOAD, b);
-      mv.visitVarInsn(ILOAD, MODE);
-      mv.visitMethodInsn(INVOKESTATIC, F32_OPS, method, "(" + "I".repeat(operands.length) + "I)I", false);
-      mv.visitInsn(DUP);
-      mv.visitVarInsn(ISTORE, r);
-      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "intBitsToFloat", "(I)F", false);
-      mv.visitVarInsn(FSTORE, result);
-      mv.visitLabel(done);
-      mv.visitVarInsn(ILOAD, r);
-      return result;
+      List<ChainStep> steps = new java.util.ArrayList<>(before == null ? List.of() : before.steps());
+      steps.add(new ChainStep(bits, chained, method));
+      writeVgpr(vdst, -1);
+      floatLocal[vdst] = result;
+      unchecked[vdst] = new Chain(List.copyOf(steps));
     }
 
+    /** The f32 steps behind an untested value, in order; each but the first reads the one before it. */
+    private record Chain(List<ChainStep> steps) {}
+
     /**
-     * Stores an f32 step's result (its bits on the stack) to VGPR {@code r}, keeping its float, in local {@code
-     * asFloat}, for f32 readers.
+     * One step of a {@link Chain}: the int locals of its operands' bits ({@code -1} at {@code chained}, the operand
+     * that is the step before's result; {@code chained} is -1 for the first step) and its F32Ops method.
      */
-    private void storeFloatResult(int r, int asFloat) {
-      storeResult(r);
-      floatLocal[r] = asFloat;
+    private record ChainStep(int[] bits, int chained, String method) {}
+
+    /**
+     * Gives untested VGPR {@code r} its int: the bits of its float when that is finite, else the chain computed
+     * again from the operands' bits by F32Ops; the float local then holds the same value.
+     */
+    private void test(int r) {
+      Chain chain = unchecked[r];
+      int bits = intLocal();
+      mv.visitVarInsn(FLOAD, floatLocal[r]);
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false);
+      mv.visitVarInsn(ISTORE, bits);
+      Label done = new Label();
+      exponentCarry(bits);
+      mv.visitJumpInsn(IFGE, done);
+      for (ChainStep step : chain.steps()) {
+        for (int i = 0; i < step.bits().length; i++) {
+          mv.visitVarInsn(ILOAD, i == step.chained() ? bits : step.bits()[i]);
+        }
+        mv.visitVarInsn(ILOAD, MODE);
+        mv.visitMethodInsn(INVOKESTATIC, F32_OPS, step.method(), "(" + "I".repeat(step.bits().length) + "I)I",
+            false);
+        mv.visitVarInsn(ISTORE, bits);
+      }
+      mv.visitVarInsn(ILOAD, bits);
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Float", "intBitsToFloat", "(I)F", false);
+      mv.visitVarInsn(FSTORE, floatLocal[r]);
+      mv.visitLabel(done);
+      regLocal[r] = bits;
+      unchecked[r] = null;
     }
 
     /** Pushes an int that is negative exactly when the f32 in {@code local} is an infinity or a NaN. */
@@ -842,6 +885,7 @@ final class LaneCodeGen {
 
     /** Pushes the lane's value of VGPR {@code r}: from its local when the lane has it, else from the file. */
     private void readVgpr(int r) {
+      if (unchecked[r] != null) test(r);
       if (regLocal[r] >= 0) {
         mv.visitVarInsn(ILOAD, regLocal[r]);
         return;
@@ -880,6 +924,7 @@ final class LaneCodeGen {
       regLocal[r] = local;
       halfOf[r] = -1;
       floatLocal[r] = -1;
+      unchecked[r] = null;
       dirty[r] = true;
       pairLocal[r] = -1;
       if (r > 0) pairLocal[r - 1] = -1;
@@ -895,6 +940,7 @@ final class LaneCodeGen {
       if (plan.endsWave()) return;
       for (int r = 0; r < dirty.length; r++) {
         if (!dirty[r]) continue;
+        if (unchecked[r] != null) test(r);
         pushLaneOf(r);
         if (regLocal[r] >= 0) {
           mv.visitVarInsn(ILOAD, regLocal[r]);
