@@ -46,8 +46,8 @@ public final class Rehearsal {
   /**
    * Rehearses the code in {@code code}, which a code object places at {@code address} (its own virtual address:
    * branches are relative, so runs are planned as they will be wherever it is loaded), instruction by instruction
-   * from its start, until {@code stop} answers true (asked between instructions: a dispatch has begun and needs the
-   * cores) or {@link #MAX_BYTES} are done. Returns the number of runs generated. Never throws: a rehearsal is only
+   * from its start, until {@code stop} answers true (asked between instructions: a launch has begun, and its dispatch
+   * will need the cores) or {@link #MAX_BYTES} are done. Returns the number of runs generated. Never throws: a rehearsal is only
    * a head start, and whatever fails here is met, and reported, by the dispatch that runs the code.
    */
   public static int rehearse(Target target, byte[] code, long address, BooleanSupplier stop) {
