@@ -3,6 +3,7 @@ package dev.hipsim.isa.interp;
 import dev.hipsim.isa.decode.Decoder;
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.exec.InstructionMix;
 import dev.hipsim.isa.mem.GpuMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,8 +126,32 @@ public final class CodeCache {
         }
       }
     }
+    // (A run that waits to be generated must stay in its slot to put the run there; a run takes no-ops in itself.)
+    if (op.fallsThrough() && !(op instanceof PendingRun || op instanceof FusedRun)) op = withNopTail(op, pc, memory);
     page[slot(pc)] = op;
     return op;
+  }
+
+  /** {@code op} with the no-ops that follow it ({@link NopTail}), or {@code op} itself when none does. */
+  private Op withNopTail(Op op, long pc, GpuMemory memory) {
+    long at = pc + op.size;
+    java.util.List<Instruction> tail = new java.util.ArrayList<>();
+    while (tail.size() < NopTail.MAX_TAIL) {
+      Instruction next;
+      try {
+        next = decode(at, memory);
+      } catch (GpuMemoryFault f) {
+        break; // the end of the code
+      }
+      if (!LaneFusion.transparent(next)) break;
+      tail.add(next);
+      at += next.size();
+    }
+    if (tail.isEmpty()) return op;
+    int[] mix = new int[1 + tail.size()];
+    mix[0] = op.mixCategory;
+    for (int i = 0; i < tail.size(); i++) mix[i + 1] = InstructionMix.categoryOf(tail.get(i).operation());
+    return new NopTail(op, (int) (at - pc - op.size), mix);
   }
 
   /**

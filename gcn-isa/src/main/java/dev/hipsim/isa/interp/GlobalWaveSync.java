@@ -43,6 +43,11 @@ final class GlobalWaveSync {
     }
 
     @Override
+    boolean fallsThrough() {
+      return false;
+    }
+
+    @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       DispatchShared.GwsBarrier barrier = cx.launch.shared().gws(resource(w, instruction));
       if (w.gwsWait < 0) {
@@ -116,6 +121,11 @@ final class GlobalWaveSync {
   static final class Acquire extends Op {
     Acquire(Instruction inst) {
       super(inst);
+    }
+
+    @Override
+    boolean fallsThrough() {
+      return false;
     }
 
     @Override

@@ -71,6 +71,15 @@ public abstract class Op {
   }
 
   /**
+   * Whether the op, whenever it completes, goes on at the instruction after it: no branch or jump, no end or halt,
+   * and no waiting by running again. Only such an op takes the no-ops after it in ({@link NopTail}), which are then
+   * counted as executed with it.
+   */
+  boolean fallsThrough() {
+    return true;
+  }
+
+  /**
    * Executes the instruction for {@code w} and advances its program counter (to the next instruction or a branch
    * target). May change the wave's status (barrier, sleep, end).
    */

@@ -56,6 +56,11 @@ final class ProgramOps {
     }
 
     @Override
+    boolean fallsThrough() {
+      return false;
+    }
+
+    @Override
     public void execute(Wave w, Ctx cx) {
       w.status = WaveStatus.DONE;
     }
@@ -76,6 +81,11 @@ final class ProgramOps {
       super(inst);
       this.condition = condition;
       this.target = inst.branchTarget();
+    }
+
+    @Override
+    boolean fallsThrough() {
+      return false;
     }
 
     /** The address the branch goes to when taken. */
@@ -130,6 +140,11 @@ final class ProgramOps {
     }
 
     @Override
+    boolean fallsThrough() {
+      return false;
+    }
+
+    @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       int id = instruction.imm() & 0xff;
       String meaning = id == 2 ? "llvm.trap (abort)" : id == 3 ? "llvm.debugtrap" : id == 1 ? "debugger breakpoint"
@@ -141,6 +156,11 @@ final class ProgramOps {
   static final class Halt extends Op {
     Halt(Instruction inst) {
       super(inst);
+    }
+
+    @Override
+    boolean fallsThrough() {
+      return false;
     }
 
     @Override

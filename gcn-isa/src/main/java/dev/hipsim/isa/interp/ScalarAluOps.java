@@ -464,6 +464,11 @@ final class ScalarAluOps {
     }
 
     @Override
+    boolean fallsThrough() {
+      return false;
+    }
+
+    @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       long next = w.pc + size;
       switch (op) {

@@ -56,6 +56,11 @@ final class ScalarControlOps {
     }
 
     @Override
+    boolean fallsThrough() {
+      return false;
+    }
+
+    @Override
     public void execute(Wave w, Ctx cx) throws DispatchException {
       long exec = w.exec();
       long cond = mask.scalarRaw64(w, cx);
@@ -97,6 +102,11 @@ final class ScalarControlOps {
     Join(Instruction inst) {
       super(inst);
       this.saved = Src.of(inst.src0(), 32);
+    }
+
+    @Override
+    boolean fallsThrough() {
+      return false;
     }
 
     @Override
@@ -142,6 +152,11 @@ final class ScalarControlOps {
     ReturnFromException(Instruction inst) {
       super(inst);
       this.pc = Src.of(inst.src0(), 64);
+    }
+
+    @Override
+    boolean fallsThrough() {
+      return false;
     }
 
     @Override

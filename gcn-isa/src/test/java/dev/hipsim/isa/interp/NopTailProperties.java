@@ -1,0 +1,103 @@
+package dev.hipsim.isa.interp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hipsim.isa.decode.Format;
+import dev.hipsim.isa.decode.Operation;
+import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.exec.InstructionMix;
+import dev.hipsim.isa.exec.WaveStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Instructions with the {@code s_waitcnt} and {@code s_nop} after them in one op ({@link NopTail}) run as the
+ * instructions one by one do: random scalar code with rows of no-ops, forward branches that land on no-ops or jump
+ * over them, and barriers, run by the interpreter from its code cache and, as the debugger steps, one instruction
+ * at a time ({@link CodeCache#at}); the waves, the instruction counts and the instruction mix agree.
+ */
+class NopTailProperties {
+  private static final Target T = Target.GFX90A;
+  private static final long CODE = Machine.MEM + 0x80000;
+
+  @Property(tries = 300)
+  void noOpsTakenInRunAsTheInstructionsOneByOne(@ForAll long seed) throws Exception {
+    Random r = new Random(seed);
+    List<Enc> code = new ArrayList<>();
+    int n = 3 + r.nextInt(20);
+    while (code.size() < n) {
+      switch (r.nextInt(7)) {
+        case 0:
+        case 1:
+          code.add(ScalarProperties.sopp(T, r.nextBoolean() ? Operation.S_WAITCNT : Operation.S_NOP, r.nextInt(8)));
+          break;
+        case 2:
+          code.add(Enc.of(T, Format.SOPC, Operation.S_CMP_LT_U32).ssrc0(r.nextInt(4)).ssrc1(r.nextInt(4)));
+          break;
+        case 3:
+          // forward only, so the code ends; the target may be a no-op or the instruction after a row of them
+          code.add(ScalarProperties.sopp(T, r.nextBoolean() ? Operation.S_CBRANCH_SCC0 : Operation.S_BRANCH,
+              r.nextInt(4)));
+          break;
+        case 4:
+          code.add(ScalarProperties.sopp(T, Operation.S_BARRIER, 0));
+          break;
+        default:
+          code.add(Enc.of(T, Format.SOP2, Operation.S_ADD_U32).sdst(r.nextInt(4)).ssrc0(r.nextInt(4))
+              .ssrc1(r.nextInt(4)));
+      }
+    }
+    // room for the last branch's jump: no-ops, then the end
+    for (int i = 0; i < 4; i++) code.add(ScalarProperties.sopp(T, Operation.S_NOP, 0));
+    code.add(ScalarProperties.sopp(T, Operation.S_ENDPGM, 0));
+    long state = r.nextLong();
+
+    Machine interpreted = machine(state, code);
+    CodeCache cache = new CodeCache(T);
+    Interpreter interpreter = new Interpreter(cache, interpreted.memory, interpreted.launch);
+    for (int calls = 0; interpreted.w.status != WaveStatus.DONE; calls++) {
+      assertThat(calls).as("the code ends").isLessThan(100);
+      interpreter.run(interpreted.w, 1000);
+      if (interpreted.w.status == WaveStatus.AT_BARRIER) interpreted.w.status = WaveStatus.RUNNING; // a one-wave group
+    }
+    boolean tails = false;
+    for (Op op : cache.page(CODE >>> CodeCache.PAGE_SHIFT)) tails |= op instanceof NopTail;
+    Statistics.label("an instruction took no-ops in").collect(tails);
+    Statistics.label("an instruction took no-ops in").coverage(c -> c.check(true).percentage(p -> p > 60));
+
+    Machine stepped = machine(state, code);
+    CodeCache single = new CodeCache(T);
+    long[] mix = new long[InstructionMix.COUNT];
+    long count = 0;
+    while (stepped.w.status != WaveStatus.DONE) {
+      assertThat(count).as("the code ends").isLessThan(1000);
+      Op op = single.at(stepped.w.pc, stepped.memory);
+      op.execute(stepped.w, stepped.cx);
+      mix[op.mixCategory]++;
+      count++;
+      if (stepped.w.status == WaveStatus.AT_BARRIER) stepped.w.status = WaveStatus.RUNNING;
+    }
+    assertThat(interpreted.w.s).isEqualTo(stepped.w.s);
+    assertThat(interpreted.w.scc).isEqualTo(stepped.w.scc);
+    assertThat(interpreted.w.pc).isEqualTo(stepped.w.pc);
+    assertThat(interpreted.w.instructions).isEqualTo(count);
+    assertThat(interpreter.instructionMix()).isEqualTo(mix);
+  }
+
+  private static Machine machine(long seed, List<Enc> code) throws Exception {
+    Machine m = new Machine(T);
+    m.randomize(new Random(seed), 4);
+    long at = CODE;
+    for (Enc e : code) {
+      byte[] b = e.bytes();
+      m.memory.write(at, b, 0, b.length);
+      at += b.length;
+    }
+    m.w.pc = CODE;
+    return m;
+  }
+}
