@@ -30,6 +30,11 @@ final class NopTail extends Op {
     return head.alone();
   }
 
+  /** The instruction (or row, {@link ScalarRow}) before the no-ops. */
+  Op head() {
+    return head;
+  }
+
   @Override
   public void execute(Wave w, Ctx cx) throws DispatchException {
     long next = w.pc + head.size;

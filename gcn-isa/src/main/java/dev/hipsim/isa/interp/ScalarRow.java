@@ -1,0 +1,51 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.dispatch.DispatchException;
+import dev.hipsim.isa.dispatch.WaveFault;
+import dev.hipsim.isa.dispatch.WatchdogTimeout;
+import dev.hipsim.isa.exec.Wave;
+
+/**
+ * Consecutive scalar ALU and scalar memory instructions that always go on to the next ({@link Op#fallsThrough}),
+ * executed as one op: the interpreter dispatches the row once instead of once per instruction. Kernels begin with
+ * such rows (their arguments loaded and combined with the workgroup ID) and run them between vector instructions.
+ * Counted as all of its instructions; the debugger still steps each one ({@link #alone}), and a branch into the row
+ * finds the instruction there compiled on its own.
+ */
+final class ScalarRow extends Op {
+  /** Instructions in a row at most. */
+  static final int MAX_PARTS = 16;
+
+  private final Op[] parts;
+
+  ScalarRow(Op[] parts, int size, int[] mix) {
+    super(parts[0].instruction, size, mix);
+    this.parts = parts;
+  }
+
+  /** Whether {@code op} may be part of a row: a scalar instruction that always goes on to the next. */
+  static boolean joins(Op op) {
+    return op.fallsThrough() && !op.vectorUnit && !(op instanceof PendingRun || op instanceof FusedRun)
+        && (op.mixCategory == dev.hipsim.isa.exec.InstructionMix.SALU
+            || op.mixCategory == dev.hipsim.isa.exec.InstructionMix.SMEM);
+  }
+
+  @Override
+  Op alone() {
+    return parts[0].alone();
+  }
+
+  @Override
+  public void execute(Wave w, Ctx cx) throws DispatchException {
+    for (Op part : parts) {
+      try {
+        part.execute(w, cx);
+      } catch (WaveFault | WatchdogTimeout e) {
+        throw e;
+      } catch (DispatchException e) {
+        // As the interpreter reports an instruction's operand the device cannot read: at that instruction.
+        throw Faults.wave(WaveFault.Kind.ILLEGAL_INSTRUCTION, w, cx, part.instruction, -1, 0, e.getMessage(), e);
+      }
+    }
+  }
+}
