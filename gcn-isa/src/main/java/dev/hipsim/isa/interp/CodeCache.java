@@ -3,7 +3,6 @@ package dev.hipsim.isa.interp;
 import dev.hipsim.isa.decode.Decoder;
 import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.decode.Target;
-import dev.hipsim.isa.exec.InstructionMix;
 import dev.hipsim.isa.mem.GpuMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 import java.util.concurrent.ConcurrentHashMap;
@@ -126,77 +125,11 @@ public final class CodeCache {
         }
       }
     }
-    // (A run that waits to be generated must stay in its slot to put the run there; a run takes no-ops in itself.)
-    if (ScalarRow.joins(op)) op = row(op, pc, memory);
-    if (op.fallsThrough() && !(op instanceof PendingRun || op instanceof FusedRun)) op = withNopTail(op, pc, memory);
+    op = OpJoiner.join(op, pc, this, memory);
     page[slot(pc)] = op;
     return op;
   }
 
-  /**
-   * {@code op} with the scalar instructions that follow it ({@link ScalarRow}; no-ops between them are taken in
-   * too), or {@code op} itself when none does.
-   */
-  private Op row(Op first, long pc, GpuMemory memory) {
-    java.util.List<Op> parts = new java.util.ArrayList<>();
-    parts.add(first);
-    java.util.List<Integer> mix = new java.util.ArrayList<>();
-    mix.add(first.mixCategory);
-    long at = pc + first.size;
-    long end = at;
-    int members = 1;
-    while (parts.size() < ScalarRow.MAX_PARTS) {
-      Instruction next;
-      try {
-        next = decode(at, memory);
-      } catch (GpuMemoryFault f) {
-        break; // the end of the code
-      }
-      Op op = OpCompiler.compile(next);
-      if (!LaneFusion.transparent(next) && !ScalarRow.joins(op)) break;
-      parts.add(op);
-      mix.add(op.mixCategory);
-      at += next.size();
-      if (!LaneFusion.transparent(next)) {
-        members = parts.size();
-        end = at;
-      }
-    }
-    // Trailing no-ops are left for the tail ({@link NopTail}), which takes them after any instruction.
-    if (members == 1) return first;
-    int[] categories = new int[members];
-    for (int i = 0; i < members; i++) categories[i] = mix.get(i);
-    return new ScalarRow(parts.subList(0, members).toArray(new Op[0]), (int) (end - pc), categories);
-  }
-
-  /** {@code op} with the no-ops that follow it ({@link NopTail}), or {@code op} itself when none does. */
-  private Op withNopTail(Op op, long pc, GpuMemory memory) {
-    long at = pc + op.size;
-    java.util.List<Instruction> tail = new java.util.ArrayList<>();
-    while (tail.size() < NopTail.MAX_TAIL) {
-      Instruction next;
-      try {
-        next = decode(at, memory);
-      } catch (GpuMemoryFault f) {
-        break; // the end of the code
-      }
-      if (!LaneFusion.transparent(next)) break;
-      tail.add(next);
-      at += next.size();
-    }
-    if (tail.isEmpty()) return op;
-    int[] mix = new int[op.instructions + tail.size()];
-    int k = 0;
-    if (op.fusedCategories == null) {
-      mix[k++] = op.mixCategory;
-    } else {
-      for (int c = 0; c < op.fusedCategories.length; c++) {
-        for (int n = 0; n < op.fusedCounts[c]; n++) mix[k++] = op.fusedCategories[c];
-      }
-    }
-    for (Instruction nop : tail) mix[k++] = InstructionMix.categoryOf(nop.operation());
-    return new NopTail(op, (int) (at - pc - op.size), mix);
-  }
 
   /**
    * Remembers a branch target. One inside a run found earlier stops being an inner address, and its slot is

@@ -1,0 +1,81 @@
+package dev.hipsim.isa.interp;
+
+import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.exec.InstructionMix;
+import dev.hipsim.isa.mem.GpuMemory;
+import dev.hipsim.isa.mem.GpuMemoryFault;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Joins an instruction's op with the instructions after it that the interpreter can run in the same dispatch: a row
+ * of scalar instructions ({@link ScalarRow}) and the no-ops after it ({@link NopTail}). The joined instructions keep
+ * their own slots in the code cache, empty until something branches to them.
+ */
+final class OpJoiner {
+  private OpJoiner() {}
+
+  /** {@code op}, compiled for {@code pc}, joined with what follows it; {@code op} itself when nothing does. */
+  static Op join(Op op, long pc, CodeCache code, GpuMemory memory) {
+    // A run waiting to be generated must stay in its slot to put the run there, and a run takes no-ops in itself.
+    if (op instanceof PendingRun || op instanceof FusedRun || !op.fallsThrough()) return op;
+    if (ScalarRow.joins(op)) op = row(op, pc, code, memory);
+    return withNopTail(op, pc, code, memory);
+  }
+
+  /** The scalar instructions from {@code first} on, as a row; no-ops between them are taken in too. */
+  private static Op row(Op first, long pc, CodeCache code, GpuMemory memory) {
+    List<Op> parts = new ArrayList<>();
+    parts.add(first);
+    long at = pc + first.size;
+    long end = at;
+    int members = 1;
+    for (Instruction next; parts.size() < ScalarRow.MAX_PARTS && (next = next(code, at, memory)) != null; ) {
+      Op op = OpCompiler.compile(next);
+      if (!LaneFusion.transparent(next) && !ScalarRow.joins(op)) break;
+      parts.add(op);
+      at += next.size();
+      if (!LaneFusion.transparent(next)) {
+        members = parts.size();
+        end = at;
+      }
+    }
+    // No-ops after the last scalar instruction are left for the tail, which takes them after any instruction.
+    if (members == 1) return first;
+    int[] mix = new int[members];
+    for (int i = 0; i < members; i++) mix[i] = parts.get(i).mixCategory;
+    return new ScalarRow(parts.subList(0, members).toArray(new Op[0]), (int) (end - pc), mix);
+  }
+
+  /** {@code op} with the no-ops that follow it, if any. */
+  private static Op withNopTail(Op op, long pc, CodeCache code, GpuMemory memory) {
+    long at = pc + op.size;
+    List<Instruction> tail = new ArrayList<>();
+    for (Instruction next; tail.size() < NopTail.MAX_TAIL && (next = next(code, at, memory)) != null; ) {
+      if (!LaneFusion.transparent(next)) break;
+      tail.add(next);
+      at += next.size();
+    }
+    if (tail.isEmpty()) return op;
+    int[] mix = new int[op.instructions + tail.size()];
+    int k = 0;
+    if (op.fusedCategories == null) {
+      mix[k++] = op.mixCategory;
+    } else {
+      for (int c = 0; c < op.fusedCategories.length; c++) {
+        for (int n = 0; n < op.fusedCounts[c]; n++) mix[k++] = op.fusedCategories[c];
+      }
+    }
+    for (Instruction nop : tail) mix[k++] = InstructionMix.categoryOf(nop.operation());
+    return new NopTail(op, (int) (at - pc - op.size), mix);
+  }
+
+  /** The instruction at {@code at}, or null past the end of the readable code. */
+  private static Instruction next(CodeCache code, long at, GpuMemory memory) {
+    try {
+      return code.decode(at, memory);
+    } catch (GpuMemoryFault f) {
+      return null;
+    }
+  }
+}
