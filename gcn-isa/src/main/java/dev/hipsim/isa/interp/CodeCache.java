@@ -135,7 +135,7 @@ public final class CodeCache {
    * Remembers a branch target. One inside a run found earlier stops being an inner address, and its slot is
    * emptied, so that it is compiled again the next time it runs and may start a run of its own.
    */
-  private void noteTarget(long at) {
+  void noteTarget(long at) {
     if (!fuse || !targets.add(at) || inner.remove(at) == null) return;
     Op[] page = pages.get(at >>> PAGE_SHIFT);
     if (page != null) page[slot(at)] = null;

@@ -19,11 +19,13 @@ final class OpJoiner {
   static Op join(Op op, long pc, CodeCache code, GpuMemory memory) {
     // A run waiting to be generated must stay in its slot to put the run there, and a run takes no-ops in itself.
     if (op instanceof PendingRun || op instanceof FusedRun || !op.fallsThrough()) return op;
-    if (ScalarRow.joins(op)) op = row(op, pc, code, memory);
-    return withNopTail(op, pc, code, memory);
+    if (ScalarRow.joins(op) || LaneFusion.transparent(op.instruction)) op = row(op, pc, code, memory);
+    return op.fallsThrough() ? withNopTail(op, pc, code, memory) : op;
   }
 
-  /** The scalar instructions from {@code first} on, as a row; no-ops between them are taken in too. */
+  /**
+   * The scalar instructions and no-ops from {@code first} on, and a branch, barrier or end after them, as a row.
+   */
   private static Op row(Op first, long pc, CodeCache code, GpuMemory memory) {
     List<Op> parts = new ArrayList<>();
     parts.add(first);
@@ -32,13 +34,17 @@ final class OpJoiner {
     int members = 1;
     for (Instruction next; parts.size() < ScalarRow.MAX_PARTS && (next = next(code, at, memory)) != null; ) {
       Op op = OpCompiler.compile(next);
-      if (!LaneFusion.transparent(next) && !ScalarRow.joins(op)) break;
+      // A branch compiled here is not compiled in its slot: its target is noted as the cache would note it.
+      if (op instanceof ProgramOps.Branch) code.noteTarget(((ProgramOps.Branch) op).target());
+      boolean last = ScalarRow.ends(op);
+      if (!LaneFusion.transparent(next) && !ScalarRow.joins(op) && !last) break;
       parts.add(op);
       at += next.size();
       if (!LaneFusion.transparent(next)) {
         members = parts.size();
         end = at;
       }
+      if (last) break;
     }
     // No-ops after the last scalar instruction are left for the tail, which takes them after any instruction.
     if (members == 1) return first;

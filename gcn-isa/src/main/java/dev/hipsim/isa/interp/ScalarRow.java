@@ -6,9 +6,10 @@ import dev.hipsim.isa.dispatch.WatchdogTimeout;
 import dev.hipsim.isa.exec.Wave;
 
 /**
- * Consecutive scalar ALU and scalar memory instructions that always go on to the next ({@link Op#fallsThrough}),
- * executed as one op: the interpreter dispatches the row once instead of once per instruction. Kernels begin with
- * such rows (their arguments loaded and combined with the workgroup ID) and run them between vector instructions.
+ * Consecutive scalar ALU and scalar memory instructions that always go on to the next ({@link Op#fallsThrough}), and
+ * no-ops, up to one branch, barrier or end ({@link #ends}), executed as one op: the interpreter dispatches the row
+ * once instead of once per instruction. Kernels begin with such rows (their arguments loaded and combined with the
+ * workgroup ID), run them between vector instructions and end loops and waits with them.
  * Counted as all of its instructions; the debugger still steps each one ({@link #alone}), and a branch into the row
  * finds the instruction there compiled on its own.
  */
@@ -23,6 +24,15 @@ final class ScalarRow extends Op {
     this.parts = parts;
   }
 
+  /**
+   * Whether {@code op} may end a row: a branch, a barrier, a sleep or the end of the program, after which the
+   * interpreter looks at the wave again. Every instruction of the row runs, so the row counts them all.
+   */
+  static boolean ends(Op op) {
+    return op instanceof ProgramOps.Branch || op instanceof ProgramOps.Barrier || op instanceof ProgramOps.Sleep
+        || op instanceof ProgramOps.End;
+  }
+
   /** Whether {@code op} may be part of a row: a scalar instruction that always goes on to the next. */
   static boolean joins(Op op) {
     return op.fallsThrough() && !op.vectorUnit && !(op instanceof PendingRun || op instanceof FusedRun)
@@ -33,6 +43,11 @@ final class ScalarRow extends Op {
   @Override
   Op alone() {
     return parts[0].alone();
+  }
+
+  @Override
+  boolean fallsThrough() {
+    return parts[parts.length - 1].fallsThrough();
   }
 
   @Override

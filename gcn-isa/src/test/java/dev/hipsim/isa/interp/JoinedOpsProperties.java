@@ -15,9 +15,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.statistics.Statistics;
 
 /**
- * Instructions joined in one op, rows of scalar instructions ({@link ScalarRow}) and the no-ops after an instruction
- * ({@link NopTail}), run as the instructions one by one do: random scalar ALU code with scalar loads, rows of no-ops,
- * forward branches that land inside rows or jump over them, and barriers, run by the interpreter from its code cache
+ * Instructions joined in one op, rows of scalar instructions up to a branch, barrier or end ({@link ScalarRow}) and
+ * the no-ops after an instruction ({@link NopTail}), run as the instructions one by one do: random scalar ALU code
+ * with scalar loads, rows of no-ops, forward branches that land inside rows or jump over them, and barriers, run by
+ * the interpreter from its code cache
  * and, as the debugger steps, one instruction at a time ({@link CodeCache#at}); the waves, the instruction counts and
  * the instruction mix agree.
  */
@@ -84,14 +85,18 @@ class JoinedOpsProperties {
     }
     boolean tails = false;
     boolean rows = false;
+    boolean ended = false;
     for (Op op : cache.page(CODE >>> CodeCache.PAGE_SHIFT)) {
       tails |= op instanceof NopTail;
       rows |= op instanceof ScalarRow || op instanceof NopTail && ((NopTail) op).head() instanceof ScalarRow;
+      ended |= op instanceof ScalarRow && !op.fallsThrough();
     }
     Statistics.label("an instruction took no-ops in").collect(tails);
-    Statistics.label("an instruction took no-ops in").coverage(c -> c.check(true).percentage(p -> p > 60));
-    Statistics.label("a row of scalar instructions").collect(rows);
-    Statistics.label("a row of scalar instructions").coverage(c -> c.check(true).percentage(p -> p > 60));
+    Statistics.label("an instruction took no-ops in").coverage(c -> c.check(true).percentage(p -> p > 15));
+    Statistics.label("a row").collect(rows);
+    Statistics.label("a row").coverage(c -> c.check(true).percentage(p -> p > 60));
+    Statistics.label("a row ending with a branch, barrier or end").collect(ended);
+    Statistics.label("a row ending with a branch, barrier or end").coverage(c -> c.check(true).percentage(p -> p > 40));
 
     Machine stepped = machine(state, code);
     CodeCache single = new CodeCache(T);
