@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.statistics.Statistics;
 
 /**
  * Instructions joined in one op, rows of scalar instructions up to a branch, barrier or end ({@link ScalarRow}) and
@@ -91,12 +90,9 @@ class JoinedOpsProperties {
       rows |= op instanceof ScalarRow || op instanceof NopTail && ((NopTail) op).head() instanceof ScalarRow;
       ended |= op instanceof ScalarRow && !op.fallsThrough();
     }
-    Statistics.label("an instruction took no-ops in").collect(tails);
-    Statistics.label("an instruction took no-ops in").coverage(c -> c.check(true).percentage(p -> p > 15));
-    Statistics.label("a row").collect(rows);
-    Statistics.label("a row").coverage(c -> c.check(true).percentage(p -> p > 60));
-    Statistics.label("a row ending with a branch, barrier or end").collect(ended);
-    Statistics.label("a row ending with a branch, barrier or end").coverage(c -> c.check(true).percentage(p -> p > 40));
+    Share.atLeast("an instruction took no-ops in", tails, 15);
+    Share.atLeast("a row", rows, 60);
+    Share.atLeast("a row ending with a branch, barrier or end", ended, 40);
 
     Machine stepped = machine(state, code);
     CodeCache single = new CodeCache(T);
