@@ -1,7 +1,12 @@
 package dev.hipsim.isa.interp;
 
+import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.dispatch.DispatchException;
+import dev.hipsim.isa.exec.InstructionMix;
 import dev.hipsim.isa.exec.Wave;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * An instruction together with the {@code s_waitcnt} and {@code s_nop} instructions right after it, which the
@@ -16,12 +21,11 @@ final class NopTail extends Op {
 
   private final Op head;
 
-  /**
-   * @param tailBytes the no-ops' size in bytes
-   * @param mix the {@link dev.hipsim.isa.exec.InstructionMix} category of the head, then of each no-op
-   */
-  NopTail(Op head, int tailBytes, int[] mix) {
-    super(head.instruction, head.size + tailBytes, mix);
+  /** {@code head} with the no-ops {@code tail}, which follow it in the code. */
+  NopTail(Op head, List<Instruction> tail) {
+    super(head.instruction, head.size + tail.stream().mapToInt(Instruction::size).sum(),
+        IntStream.concat(Arrays.stream(head.categoryOfEach()),
+            tail.stream().mapToInt(nop -> InstructionMix.categoryOf(nop.operation()))).toArray());
     this.head = head;
   }
 

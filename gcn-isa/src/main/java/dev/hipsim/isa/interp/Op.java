@@ -71,6 +71,20 @@ public abstract class Op {
   }
 
   /**
+   * The {@link dev.hipsim.isa.exec.InstructionMix} category of each instruction the op executes, one entry per
+   * instruction (grouped by category), for an op that joins this one with others ({@link OpJoiner}).
+   */
+  int[] categoryOfEach() {
+    if (fusedCategories == null) return new int[] {mixCategory};
+    int[] each = new int[instructions];
+    int k = 0;
+    for (int c = 0; c < fusedCategories.length; c++) {
+      for (int n = 0; n < fusedCounts[c]; n++) each[k++] = fusedCategories[c];
+    }
+    return each;
+  }
+
+  /**
    * Whether the op, whenever it completes, goes on at the instruction after it: no branch or jump, no end or halt,
    * and no waiting by running again. Only such an op takes the no-ops after it in ({@link NopTail}), which are then
    * counted as executed with it.

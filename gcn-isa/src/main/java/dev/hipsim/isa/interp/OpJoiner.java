@@ -1,7 +1,6 @@
 package dev.hipsim.isa.interp;
 
 import dev.hipsim.isa.decode.Instruction;
-import dev.hipsim.isa.exec.InstructionMix;
 import dev.hipsim.isa.mem.GpuMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 import java.util.ArrayList;
@@ -48,9 +47,7 @@ final class OpJoiner {
     }
     // No-ops after the last scalar instruction are left for the tail, which takes them after any instruction.
     if (members == 1) return first;
-    int[] mix = new int[members];
-    for (int i = 0; i < members; i++) mix[i] = parts.get(i).mixCategory;
-    return new ScalarRow(parts.subList(0, members).toArray(new Op[0]), (int) (end - pc), mix);
+    return new ScalarRow(parts.subList(0, members).toArray(new Op[0]), (int) (end - pc));
   }
 
   /** {@code op} with the no-ops that follow it, if any. */
@@ -62,18 +59,7 @@ final class OpJoiner {
       tail.add(next);
       at += next.size();
     }
-    if (tail.isEmpty()) return op;
-    int[] mix = new int[op.instructions + tail.size()];
-    int k = 0;
-    if (op.fusedCategories == null) {
-      mix[k++] = op.mixCategory;
-    } else {
-      for (int c = 0; c < op.fusedCategories.length; c++) {
-        for (int n = 0; n < op.fusedCounts[c]; n++) mix[k++] = op.fusedCategories[c];
-      }
-    }
-    for (Instruction nop : tail) mix[k++] = InstructionMix.categoryOf(nop.operation());
-    return new NopTail(op, (int) (at - pc - op.size), mix);
+    return tail.isEmpty() ? op : new NopTail(op, tail);
   }
 
   /** The instruction at {@code at}, or null past the end of the readable code. */

@@ -4,6 +4,7 @@ import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.WaveFault;
 import dev.hipsim.isa.dispatch.WatchdogTimeout;
 import dev.hipsim.isa.exec.Wave;
+import java.util.Arrays;
 
 /**
  * Consecutive scalar ALU and scalar memory instructions that always go on to the next ({@link Op#fallsThrough}), and
@@ -19,9 +20,14 @@ final class ScalarRow extends Op {
 
   private final Op[] parts;
 
-  ScalarRow(Op[] parts, int size, int[] mix) {
-    super(parts[0].instruction, size, mix);
+  /** The row of {@code parts}, {@code size} bytes from the first one's address. */
+  ScalarRow(Op[] parts, int size) {
+    super(parts[0].instruction, size, categoryOfEach(parts));
     this.parts = parts;
+  }
+
+  private static int[] categoryOfEach(Op[] parts) {
+    return Arrays.stream(parts).flatMapToInt(p -> Arrays.stream(p.categoryOfEach())).toArray();
   }
 
   /**
