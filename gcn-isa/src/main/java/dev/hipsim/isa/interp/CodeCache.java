@@ -141,6 +141,11 @@ public final class CodeCache {
     if (page != null) page[slot(at)] = null;
   }
 
+  /** The branch targets noted so far. */
+  java.util.Set<Long> targets() {
+    return java.util.Collections.unmodifiableSet(targets);
+  }
+
   /** The run's op, generated now; null when another thread is generating it (the caller runs the instruction). */
   Op generate(long pc, FusedRun.Candidate run) {
     if (fusing.putIfAbsent(pc, Boolean.TRUE) != null) return null;

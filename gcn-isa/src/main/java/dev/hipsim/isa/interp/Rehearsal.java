@@ -1,10 +1,15 @@
 package dev.hipsim.isa.interp;
 
+import dev.hipsim.elf.ElfFile;
+import dev.hipsim.elf.ElfFormatException;
+import dev.hipsim.elf.ElfSymbol;
+import dev.hipsim.elf.SectionHeader;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.exec.Wave;
 import dev.hipsim.isa.fp.FpMode;
 import dev.hipsim.isa.mem.FlatMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
+import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,6 +38,8 @@ public final class Rehearsal {
   private final long[] masks = new long[LaneFusion.MAX_MASKS];
   private final int[] lds = new int[LDS_BYTES / 4];
   private final FlatMemory zeros = new FlatMemory(0, ZERO_BYTES);
+  /** Runs generated so far. */
+  private int runs;
   private final long[][] storeAddresses = new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES];
   private final int[] storeData = new int[LaneFusion.MAX_GLOBAL_STORES * 4 * Wave.LANES];
   private final int[] ldsWriteWords = new int[LaneFusion.MAX_LDS_WRITES * Wave.LANES];
@@ -44,54 +51,116 @@ public final class Rehearsal {
   private Rehearsal() {}
 
   /**
-   * Rehearses the code in {@code code}, which a code object places at {@code address} (its own virtual address:
-   * branches are relative, so runs are planned as they will be wherever it is loaded), instruction by instruction
-   * from its start, until {@code stop} answers true (asked between instructions: a launch has begun, and its dispatch
-   * will need the cores) or {@link #MAX_BYTES} are done. Returns the number of runs generated. Never throws: a rehearsal is only
-   * a head start, and whatever fails here is met, and reported, by the dispatch that runs the code.
+   * A code object's code as a rehearsal takes it: its {@code .text} (at most {@link #MAX_BYTES}), the address the
+   * code object puts it at, and the addresses of its functions there (kernels and device functions, where dispatches
+   * and calls enter it), in increasing order.
    */
-  public static int rehearse(Target target, byte[] code, long address, BooleanSupplier stop) {
+  public record Code(long address, byte[] bytes, long[] entries) {
+    /** The code of a code object, if it has a {@code .text} section. */
+    public static java.util.Optional<Code> of(ElfFile elf) throws ElfFormatException {
+      SectionHeader text = elf.section(".text").orElse(null);
+      if (text == null || text.type() != SectionHeader.SHT_PROGBITS) return java.util.Optional.empty();
+      ByteBuffer data = elf.data(text);
+      byte[] bytes = new byte[Math.min(data.remaining(), MAX_BYTES)];
+      data.get(bytes);
+      java.util.TreeSet<Long> entries = new java.util.TreeSet<>();
+      for (java.util.List<ElfSymbol> table : java.util.List.of(elf.symbols(), elf.dynamicSymbols())) {
+        for (ElfSymbol sym : table) {
+          long at = sym.value();
+          if (sym.type() == ElfSymbol.STT_FUNC && at >= text.address() && at < text.address() + bytes.length) {
+            entries.add(at);
+          }
+        }
+      }
+      long[] e = new long[entries.size()];
+      int i = 0;
+      for (long at : entries) e[i++] = at;
+      return java.util.Optional.of(new Code(text.address(), bytes, e));
+    }
+  }
+
+  /**
+   * Rehearses {@code code} from its start and from each of its entries, as its dispatches will meet it, until {@code
+   * stop} answers true (asked between instructions: a launch has begun, and its dispatch will need the cores). Returns
+   * the number of runs generated. Never throws: a rehearsal is only a head start, and whatever fails here is met, and
+   * reported, by the dispatch that runs the code.
+   */
+  public static int rehearse(Target target, Code code, BooleanSupplier stop) {
     try {
-      return new Rehearsal().walk(target, code, address, stop);
+      return new Rehearsal().walk(target, code, stop);
     } catch (RuntimeException | LinkageError e) {
       return 0;
     }
   }
 
-  private int walk(Target target, byte[] code, long address, BooleanSupplier stop) {
-    int length = Math.min(code.length, MAX_BYTES) & ~3;
+  /** Rehearses {@code bytes} placed at {@code address}, entered at its start only. */
+  public static int rehearse(Target target, byte[] bytes, long address, BooleanSupplier stop) {
+    return rehearse(target, new Code(address, bytes, new long[0]), stop);
+  }
+
+  /**
+   * Walks the code as the dispatches will: from its start, each op compiled where the one before ends (a run, a row
+   * of scalar instructions, an instruction with the no-ops after it), a function's entry starting afresh; then from
+   * every branch target noted on the way that no op starts at yet (a loop's head inside a run found earlier, mostly),
+   * until there is none. The code's address is its own virtual address: branches are relative, so runs are planned as
+   * they will be wherever it is loaded.
+   */
+  private int walk(Target target, Code code, BooleanSupplier stop) {
+    long address = code.address();
+    int length = Math.min(code.bytes().length, MAX_BYTES) & ~3;
     if (length == 0) return 0;
+    long end = address + length;
     FlatMemory memory = new FlatMemory(address, length);
     try {
-      memory.write(address, code, 0, length);
+      memory.write(address, code.bytes(), 0, length);
     } catch (GpuMemoryFault f) {
       return 0; // cannot happen: the memory is made for the code
     }
     CodeCache cache = new CodeCache(target, true, 0);
-    // Twice over, as the dispatch meets the code: the first pass notes every branch's target, and a target inside a
-    // run found earlier (a loop's head, mostly) is emptied then; the second compiles it as the start of its own run.
-    int runs = 0;
-    for (int pass = 0; pass < 2; pass++) {
-      for (long pc = address; pc < address + length; ) {
+    long[] entries = code.entries();
+    int nextEntry = 0;
+    for (long pc = address; pc < end; ) {
+      if (stop.getAsBoolean()) return runs;
+      while (nextEntry < entries.length && entries[nextEntry] <= pc) nextEntry++;
+      int size = compile(cache, pc, memory);
+      long next = pc + size;
+      // An op that reaches past a function's entry (no-ops of padding joined with its first instructions) ends
+      // there: the function's dispatches start at the entry.
+      if (nextEntry < entries.length && entries[nextEntry] < next) next = entries[nextEntry];
+      pc = next;
+    }
+    for (boolean found = true; found; ) {
+      found = false;
+      for (long at : cache.targets().toArray(new Long[0])) {
+        if (at < address || at >= end || (at & 3) != 0) continue;
+        if (cache.page(at >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(at)] != null) continue;
         if (stop.getAsBoolean()) return runs;
-        Op[] page = cache.page(pc >>> CodeCache.PAGE_SHIFT);
-        Op op = page[CodeCache.slot(pc)];
-        if (op == null) {
-          try {
-            op = cache.compile(page, pc, memory);
-          } catch (GpuMemoryFault | RuntimeException e) {
-            pc += 4;
-            continue;
-          }
-          if (op instanceof FusedRun run) {
-            exercise(run.allLanes());
-            runs++;
-          }
-        }
-        pc += Math.max(4, op.alone().instruction.size());
+        compile(cache, at, memory);
+        found = true;
       }
     }
     return runs;
+  }
+
+  /**
+   * Compiles the op at {@code pc} unless one is there, calling a run's generated code; returns the bytes the op
+   * covers (4 for what cannot be decoded).
+   */
+  private int compile(CodeCache cache, long pc, FlatMemory memory) {
+    Op[] page = cache.page(pc >>> CodeCache.PAGE_SHIFT);
+    Op op = page[CodeCache.slot(pc)];
+    if (op == null) {
+      try {
+        op = cache.compile(page, pc, memory);
+      } catch (GpuMemoryFault | RuntimeException e) {
+        return 4;
+      }
+      if (op instanceof FusedRun run) {
+        exercise(run.allLanes());
+        runs++;
+      }
+    }
+    return Math.max(4, op.size);
   }
 
   /** Calls generated code on zeros: every lane, registers, scalars, masks, LDS and the memory its loads read. */

@@ -35,9 +35,10 @@ class RehearsalTest {
   @Test
   void aDispatchAfterTheRehearsalDefinesNoRunOfItsOwn() throws Exception {
     CorpusRun run = CorpusRun.load("gfx90a-v4", "hipbench", Target.GFX90A, 64 * MB);
-    Text text = text(run);
+    Rehearsal.Code code = Rehearsal.Code.of(run.code.elf()).orElseThrow();
+    assertThat(code.entries()).as("the three kernels").hasSize(3);
     assertThat(run.code.base()).isNotZero(); // loaded elsewhere than the rehearsal's addresses
-    assertThat(Rehearsal.rehearse(Target.GFX90A, text.code(), text.address(), () -> false)).isGreaterThanOrEqualTo(5);
+    assertThat(Rehearsal.rehearse(Target.GFX90A, code, () -> false)).isGreaterThanOrEqualTo(5);
 
     long before = LaneCodeGen.DEFINED_FOR_FULL_EXEC.get();
     int n = 64 * 256;

@@ -99,24 +99,21 @@ public final class CodeModule {
   }
 
   /**
-   * Rehearses the code of the module's code object ({@link dev.hipsim.isa.interp.Rehearsal}) once it is read and
-   * until {@code stop} answers true; nothing when the code object is loaded already or could not be read. For the
-   * background preparation, after {@link #prepare}. Returns the number of runs generated.
+   * Rehearses the code of the module's code object ({@link dev.hipsim.isa.interp.Rehearsal}) once it is read, until a
+   * launch begins ({@link HeadStart#rehearse}); nothing when the code object is loaded already, could not be read, or
+   * its code was rehearsed already. For the background preparation, after {@link #prepare}. Returns the number of
+   * runs generated.
    */
-  public int rehearse(Machine machine, java.util.function.BooleanSupplier stop) {
+  int rehearse(Machine machine, HeadStart headStart) {
     CodeObjectReader r;
     synchronized (this) {
       if (executable != null || reader == null) return 0;
       r = reader;
     }
     try {
-      ElfFile elf = r.codeObject().elf();
-      dev.hipsim.elf.SectionHeader text = elf.section(".text").orElse(null);
-      if (text == null || text.type() != dev.hipsim.elf.SectionHeader.SHT_PROGBITS) return 0;
-      ByteBuffer data = elf.data(text);
-      byte[] code = new byte[(int) Math.min(data.remaining(), dev.hipsim.isa.interp.Rehearsal.MAX_BYTES)];
-      data.get(code);
-      return dev.hipsim.isa.interp.Rehearsal.rehearse(machine.engine().target(), code, text.address(), stop);
+      java.util.Optional<dev.hipsim.isa.interp.Rehearsal.Code> code =
+          dev.hipsim.isa.interp.Rehearsal.Code.of(r.codeObject().elf());
+      return code.isEmpty() ? 0 : headStart.rehearse(machine.engine().target(), code.get());
     } catch (dev.hipsim.elf.ElfFormatException | RuntimeException e) {
       return 0; // only a head start: the first launch reads the code object again and reports what is wrong
     }
@@ -176,13 +173,18 @@ public final class CodeModule {
     }
   }
 
+  /** The code object of {@code bundle} that ROCm's target-ID rules choose for {@code device}. */
+  static ByteBuffer codeObjectIn(OffloadBundle bundle, dev.hipsim.bundle.target.TargetId device)
+      throws NoCompatibleEntryException, BundleFormatException {
+    TargetMatcher.Selection<BundleEntry> s = TargetMatcher.select(bundle.deviceEntries(), BundleEntry::id, device);
+    return bundle.contents(s.chosen());
+  }
+
   private ByteBuffer codeObjectFor(Machine machine, boolean report) throws HipException {
     if (ElfFile.hasElfMagic(image, 0)) return image;
     try {
-      OffloadBundle bundle = BundleReader.read(ByteSource.of(image), 0, image.limit(), ReadOptions.DEFAULT);
-      TargetMatcher.Selection<BundleEntry> s = TargetMatcher.select(bundle.deviceEntries(), BundleEntry::id,
+      return codeObjectIn(BundleReader.read(ByteSource.of(image), 0, image.limit(), ReadOptions.DEFAULT),
           machine.agent().targetId());
-      return bundle.contents(s.chosen());
     } catch (NoCompatibleEntryException e) {
       if (missingCode != null && report) {
         missingCode.fatal("\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n"

@@ -36,10 +36,8 @@ public final class GpuRuntime {
   private volatile java.util.function.Consumer<Machine> onStart;
   /** Whether registered modules are prepared on a background thread ({@link #prepare}). */
   private volatile boolean prepareAhead = true;
-  /** Set by the first launch: the background preparation stops rehearsing code then ({@link #prepare}). */
-  private volatile boolean launched;
-  private java.util.concurrent.ExecutorService preparer;
-  private final java.util.concurrent.atomic.AtomicInteger preparing = new java.util.concurrent.atomic.AtomicInteger();
+  /** The background preparation; the first launch stops its rehearsals. */
+  private final HeadStart headStart;
   private final Map<Long, CodeModule> modules = new ConcurrentHashMap<>();
   private final Map<Long, Function> functions = new ConcurrentHashMap<>();
   private final Map<Long, Variable> variables = new ConcurrentHashMap<>();
@@ -48,16 +46,19 @@ public final class GpuRuntime {
   private final AtomicLong nextHandle = new AtomicLong(0x48_0000_0000L);
 
   public GpuRuntime(DeviceModel model, Map<String, String> env, HostMemory host, Faults faults) {
-    this(model, env, host, faults, ProgramStreams.NONE, message -> {}, false);
+    this(model, env, host, faults, ProgramStreams.NONE, message -> {}, false, new HeadStart());
   }
 
   /**
    * @param streams the program's stdout and stderr (device printf, progress lines)
    * @param diagnostics the runtime's one-line messages
    * @param stats whether to collect per-kernel statistics ({@link #statistics()})
+   * @param headStart where registered modules are prepared ahead of their first launch ({@link #prepare}); it may
+   *     be rehearsing the program's code already
    */
   public GpuRuntime(DeviceModel model, Map<String, String> env, HostMemory host, Faults faults,
-      ProgramStreams streams, Diagnostics diagnostics, boolean stats) {
+      ProgramStreams streams, Diagnostics diagnostics, boolean stats, HeadStart headStart) {
+    this.headStart = headStart;
     this.model = model;
     this.env = Map.copyOf(env);
     this.host = host;
@@ -175,42 +176,28 @@ public final class GpuRuntime {
    */
   public void prepare(CodeModule module) {
     if (!prepareAhead) return;
-    synchronized (this) {
-      if (preparer == null) {
-        preparer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-          Thread t = new Thread(r, "hipsim-prepare");
-          t.setDaemon(true);
-          return t;
-        });
-      }
-    }
-    preparing.incrementAndGet();
-    preparer.execute(() -> {
-      try {
-        Machine m = startQuietly();
-        if (m != null) module.prepare(m);
-        int rehearsed = m == null ? 0 : module.rehearse(m, () -> launched);
-        if (rehearsed == 0 && !launched) {
-          try {
-            dev.hipsim.isa.interp.CodeCache.prepareFusion();
-          } catch (RuntimeException | LinkageError e) {
-            // Only a head start: the first dispatch makes the generator ready itself, and reports what fails.
-          }
+    headStart.submit(() -> {
+      Machine m = startQuietly();
+      if (m != null) module.prepare(m);
+      int rehearsed = m == null ? 0 : module.rehearse(m, headStart);
+      if (rehearsed == 0 && !headStart.launched()) {
+        try {
+          dev.hipsim.isa.interp.CodeCache.prepareFusion();
+        } catch (RuntimeException | LinkageError e) {
+          // Only a head start: the first dispatch makes the generator ready itself, and reports what fails.
         }
-      } finally {
-        preparing.decrementAndGet();
       }
     });
   }
 
-  /** A launch is about to run: background rehearsals give the cores back ({@link CodeModule#rehearse}). */
+  /** A launch is about to run: background rehearsals give the cores back ({@link HeadStart#launching}). */
   public void launching() {
-    launched = true;
+    headStart.launching();
   }
 
   /** Whether no module is being prepared or waiting to be (for tests). */
   boolean preparationIdle() {
-    return preparing.get() == 0;
+    return headStart.idle();
   }
 
   /** The machine, built now if it is not yet; null, with nothing said, if it cannot be. */

@@ -2,8 +2,13 @@ package dev.hipsim.hip.jni;
 
 import dev.hipsim.hip.abi.ApiTable;
 import dev.hipsim.hip.api.Dispatcher;
+import dev.hipsim.hip.debug.DebugAgent;
+import dev.hipsim.hip.device.DeviceModel;
+import dev.hipsim.hip.gpu.HeadStart;
 import dev.hipsim.hip.runtime.HipRuntime;
 import dev.hipsim.hip.runtime.RuntimeConfig;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
@@ -25,6 +30,11 @@ final class HipEntry {
   static String boot(long tableHash, String libraryPath) {
     try {
       Future<RuntimeConfig> config = configuration();
+      HeadStart headStart = new HeadStart();
+      // The program's code is rehearsed while the runtime starts (under a debugger the runtime prepares nothing).
+      if (System.getenv().getOrDefault(DebugAgent.ADDRESS_VARIABLE, "").isBlank()) {
+        headStart.rehearseProgram(() -> device(config), Path.of("/proc/self/exe"));
+      }
       ApiTable table = ApiTable.standard();
       if (table.hash() != tableHash) {
         return String.format("%s was built from a different API table than the Java runtime (%016x vs %016x);"
@@ -33,7 +43,7 @@ final class HipEntry {
       CStdio.install();
       HipRuntime rt = HipRuntime.start(table, configured(config).forLibrary(libraryPath),
           new NativeHostMemory(),
-          CStdio.diagnostics(), CStdio.faults(), CStdio.programStreams(), System.getenv());
+          CStdio.diagnostics(), CStdio.faults(), CStdio.programStreams(), System.getenv(), headStart);
       runtime = rt;
       dispatcher = rt.dispatcher();
       return null;
@@ -57,6 +67,18 @@ final class HipEntry {
       task.run();
     }
     return task;
+  }
+
+  /** The configured device, once known; empty when the configuration fails (boot reports that). */
+  private static Optional<DeviceModel> device(Future<RuntimeConfig> config) {
+    try {
+      return Optional.of(config.get().device());
+    } catch (ExecutionException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
   }
 
   private static RuntimeConfig configured(Future<RuntimeConfig> config) throws Throwable {

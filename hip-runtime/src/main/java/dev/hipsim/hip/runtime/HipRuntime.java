@@ -3,6 +3,7 @@ package dev.hipsim.hip.runtime;
 import dev.hipsim.hip.debug.DebugAgent;
 import dev.hipsim.hip.gpu.Faults;
 import dev.hipsim.hip.gpu.GpuRuntime;
+import dev.hipsim.hip.gpu.HeadStart;
 import java.util.Map;
 
 import dev.hipsim.hip.abi.ApiTable;
@@ -43,12 +44,12 @@ public final class HipRuntime {
   private final DebugAgent debugAgent;
 
   private HipRuntime(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics, Faults faults,
-      ProgramStreams streams, Map<String, String> env) {
+      ProgramStreams streams, Map<String, String> env, HeadStart headStart) {
     this.config = config;
     this.memory = memory;
     this.diagnostics = diagnostics;
     this.devices = new Devices(List.of(config.device()));
-    this.gpu = new GpuRuntime(config.device(), env, memory, faults, streams, diagnostics, config.stats());
+    this.gpu = new GpuRuntime(config.device(), env, memory, faults, streams, diagnostics, config.stats(), headStart);
     // Under `hipsim debug` / `hipsim dap`: connect to the front end and wait for its breakpoints.
     this.debugAgent = DebugAgent.startIfRequested(env, diagnostics);
     if (debugAgent != null) gpu.onMachineStart(debugAgent::attach);
@@ -60,20 +61,29 @@ public final class HipRuntime {
 
   public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics,
       Faults faults, Map<String, String> env) {
-    return new HipRuntime(table, config, memory, diagnostics, faults, ProgramStreams.NONE, env);
+    return new HipRuntime(table, config, memory, diagnostics, faults, ProgramStreams.NONE, env, new HeadStart());
   }
 
   /** The runtime of a program: device printf and progress lines go to {@code streams}. */
   public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics,
       Faults faults, ProgramStreams streams, Map<String, String> env) {
-    return new HipRuntime(table, config, memory, diagnostics, faults, streams, env);
+    return start(table, config, memory, diagnostics, faults, streams, env, new HeadStart());
+  }
+
+  /**
+   * The runtime of a program whose preparation began before it ({@code headStart} may be rehearsing the program's
+   * code already: {@link HeadStart#rehearseProgram}).
+   */
+  public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics,
+      Faults faults, ProgramStreams streams, Map<String, String> env, HeadStart headStart) {
+    return new HipRuntime(table, config, memory, diagnostics, faults, streams, env, headStart);
   }
 
   /** A runtime whose fatal device errors throw (for tests). */
   public static HipRuntime start(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics) {
     return new HipRuntime(table, config, memory, diagnostics, message -> {
       throw new IllegalStateException(message);
-    }, ProgramStreams.NONE, Map.of());
+    }, ProgramStreams.NONE, Map.of(), new HeadStart());
   }
 
   /** Every API group; each registers the functions it implements. */

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -71,25 +72,77 @@ class ModulePreparationTest {
   }
 
   /**
-   * The preparation's rehearsal finds the code object's code: vector_add's kernel has runs to generate. It stops when
-   * told to, and a module whose code object cannot be read has nothing to rehearse; neither loads the module.
+   * The preparation's rehearsal finds the code object's code: vector_add's kernel has runs to generate. The same code
+   * is not rehearsed twice, a launch stops it, and a module whose code object cannot be read has nothing to rehearse;
+   * none of it loads the module.
    */
   @Test
-  void aPreparedModuleCanBeRehearsedUntilToldToStop() throws Exception {
+  void aPreparedModuleIsRehearsedOnceAndNotAfterALaunch() throws Exception {
     List<String> fatal = new ArrayList<>();
     GpuRuntime gpu = runtime(fatal);
     CodeModule module = new CodeModule(gpu.newHandle(), "test", bundle("gfx90a", "gfx90a-v4"), gpu.faults());
-    assertThat(module.rehearse(gpu.machine(), () -> false)).as("not read yet").isZero();
+    HeadStart headStart = new HeadStart();
+    assertThat(module.rehearse(gpu.machine(), headStart)).as("not read yet").isZero();
     module.prepare(gpu.machine());
-    assertThat(module.rehearse(gpu.machine(), () -> false)).isGreaterThanOrEqualTo(1);
-    assertThat(module.rehearse(gpu.machine(), () -> true)).isZero();
+    assertThat(module.rehearse(gpu.machine(), headStart)).isGreaterThanOrEqualTo(1);
+    assertThat(module.rehearse(gpu.machine(), headStart)).as("rehearsed already").isZero();
+    assertThat(module.rehearse(gpu.machine(), new HeadStart())).as("by another head start").isGreaterThanOrEqualTo(1);
+    HeadStart launched = new HeadStart();
+    launched.launching();
+    assertThat(module.rehearse(gpu.machine(), launched)).isZero();
     assertThat(module.loaded()).isFalse();
 
     byte[] junk = Files.readAllBytes(Corpus.root().resolve("gfx90a-v4/vector_add.co/0-gfx90a.hsaco"));
     CodeModule corrupt = new CodeModule(gpu.newHandle(), "test", ByteBuffer.wrap(java.util.Arrays.copyOf(junk, 200)),
         null);
     corrupt.prepare(gpu.machine());
-    assertThat(corrupt.rehearse(gpu.machine(), () -> false)).isZero();
+    assertThat(corrupt.rehearse(gpu.machine(), new HeadStart())).isZero();
+    assertThat(fatal).isEmpty();
+    gpu.shutdown();
+  }
+
+  /** Waits until the head start has done what it was given. */
+  private static void awaitIdle(HeadStart headStart) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!headStart.idle()) {
+      assertThat(System.nanoTime()).as("head start finished").isLessThan(deadline);
+      Thread.sleep(5);
+    }
+  }
+
+  /**
+   * Before the runtime starts, the program's own file is read for the device's code object and its code rehearsed:
+   * the code object its registration then brings is the same code at the same address, found rehearsed already.
+   */
+  @Test
+  void theProgramsCodeIsRehearsedBeforeItsModuleIsRegistered() throws Exception {
+    List<String> fatal = new ArrayList<>();
+    GpuRuntime gpu = runtime(fatal);
+    HeadStart headStart = new HeadStart();
+    headStart.rehearseProgram(() -> Optional.of(DeviceModel.MI210), Corpus.root().resolve("gfx90a-v4/vector_add"));
+    awaitIdle(headStart);
+    assertThat(headStart.rehearsedCode()).isEqualTo(1);
+    CodeModule module = new CodeModule(gpu.newHandle(), "test", bundle("gfx90a", "gfx90a-v4"), gpu.faults());
+    module.prepare(gpu.machine());
+    assertThat(module.rehearse(gpu.machine(), headStart)).as("rehearsed from the program's file").isZero();
+    assertThat(module.rehearse(gpu.machine(), new HeadStart())).as("there is code to rehearse")
+        .isGreaterThanOrEqualTo(1);
+
+    // A program without code for the device, a device not known yet, a file that is no program: nothing rehearsed.
+    HeadStart none = new HeadStart();
+    none.rehearseProgram(() -> Optional.of(DeviceModel.MI300X), Corpus.root().resolve("gfx90a-v4/vector_add"));
+    none.rehearseProgram(Optional::empty, Corpus.root().resolve("gfx90a-v4/vector_add"));
+    none.rehearseProgram(() -> Optional.of(DeviceModel.MI210), Corpus.root().resolve("manifest.tsv"));
+    none.rehearseProgram(() -> Optional.of(DeviceModel.MI210), Corpus.root().resolve("no-such-program"));
+    awaitIdle(none);
+    assertThat(none.rehearsedCode()).isZero();
+    assertThat(module.rehearse(gpu.machine(), none)).isGreaterThanOrEqualTo(1);
+
+    HeadStart launched = new HeadStart();
+    launched.launching();
+    launched.rehearseProgram(() -> Optional.of(DeviceModel.MI210), Corpus.root().resolve("gfx90a-v4/vector_add"));
+    awaitIdle(launched);
+    assertThat(launched.rehearsedCode()).as("a launch has begun").isZero();
     assertThat(fatal).isEmpty();
     gpu.shutdown();
   }

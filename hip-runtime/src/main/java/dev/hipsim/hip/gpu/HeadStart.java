@@ -1,0 +1,155 @@
+package dev.hipsim.hip.gpu;
+
+import dev.hipsim.bundle.BundleLocation;
+import dev.hipsim.bundle.FatBinaryFile;
+import dev.hipsim.bundle.ReadOptions;
+import dev.hipsim.bundle.target.TargetId;
+import dev.hipsim.elf.ElfFile;
+import dev.hipsim.hip.device.DeviceModel;
+import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.interp.Preload;
+import dev.hipsim.isa.interp.Rehearsal;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The work a process does ahead of its first launch, on one background thread while the program's host code runs:
+ * reading registered modules, building the machine, and rehearsing device code ({@link Rehearsal}) so that the
+ * first dispatch finds its runs of instructions generated and compiled by the JIT. Everything here only saves time
+ * later: nothing it does can change what a launch computes, and a failure is left for the program's own call to
+ * meet and report.
+ *
+ * <p>The program's own code can be rehearsed before the runtime has even started ({@link #rehearseProgram}): the
+ * JVM's start and the runtime's take 130-180 ms of a cold process, and a program that launches at once (a 256²
+ * SGEMM launched 30 ms after its fat binary was registered) otherwise dispatches before any rehearsal.
+ */
+public final class HeadStart {
+  /** Code the program rehearsal covers at most over all its code objects, in bytes (a library may hold megabytes). */
+  static final int PROGRAM_BYTES = 4 * Rehearsal.MAX_BYTES;
+
+  /**
+   * Code rehearsed to its end: the same code at the same address is not rehearsed again. Its equality is written
+   * out: a record's own is linked on first use, which costs a cold JVM 20-30 ms.
+   */
+  private record Rehearsed(Target target, long address, int length, int hash) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Rehearsed r && r.target == target && r.address == address && r.length == length
+          && r.hash == hash;
+    }
+
+    @Override
+    public int hashCode() {
+      return ((target.ordinal() * 31 + Long.hashCode(address)) * 31 + length) * 31 + hash;
+    }
+  }
+
+  private ExecutorService thread;
+  private final AtomicInteger pending = new AtomicInteger();
+  private final Set<Rehearsed> rehearsed = ConcurrentHashMap.newKeySet();
+  private volatile boolean launched;
+
+  /** Runs {@code task} on the head start's thread, after what was submitted before it. */
+  public void submit(Runnable task) {
+    synchronized (this) {
+      if (thread == null) {
+        thread = Executors.newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "hipsim-prepare");
+          t.setDaemon(true);
+          return t;
+        });
+      }
+    }
+    pending.incrementAndGet();
+    thread.execute(() -> {
+      try {
+        task.run();
+      } catch (RuntimeException | LinkageError e) {
+        // Only a head start: whatever failed here, the launch meets again and reports.
+      } finally {
+        pending.decrementAndGet();
+      }
+    });
+  }
+
+  /** A launch is about to run: rehearsals give the cores back to it. */
+  public void launching() {
+    launched = true;
+  }
+
+  /** Whether a launch has begun. */
+  public boolean launched() {
+    return launched;
+  }
+
+  /** Whether nothing submitted is running or waiting (for tests). */
+  boolean idle() {
+    return pending.get() == 0;
+  }
+
+  /** How many code objects' code was rehearsed to its end (for tests). */
+  int rehearsedCode() {
+    return rehearsed.size();
+  }
+
+  /**
+   * Rehearses {@code code} until a launch begins, unless the same code at the same address has been rehearsed to
+   * its end already. Returns the number of runs generated (0 when skipped).
+   */
+  int rehearse(Target target, Rehearsal.Code code) {
+    byte[] bytes = code.bytes();
+    Rehearsed key = new Rehearsed(target, code.address(), bytes.length, Arrays.hashCode(bytes));
+    if (rehearsed.contains(key)) return 0;
+    int runs = Rehearsal.rehearse(target, code, this::launched);
+    if (!launched) rehearsed.add(key);
+    return runs;
+  }
+
+  /**
+   * Rehearses the device code {@code program} carries (the process's own executable) for the device {@code device}
+   * names, once it is known (the runtime may still be choosing it from the same file), before anything else this
+   * head start does. The decoder's tables are readied first ({@link Preload}). Code objects are taken in the
+   * file's order, up to {@link #PROGRAM_BYTES} of code; modules registered later find theirs rehearsed.
+   */
+  public void rehearseProgram(Supplier<Optional<DeviceModel>> device, Path program) {
+    submit(() -> {
+      DeviceModel model = device.get().orElse(null);
+      if (model == null || launched) return;
+      Target target = Target.fromTargetId(model.gcnArchName()).orElse(null);
+      if (target == null) return;
+      Preload.startInBackground(target);
+      TargetId id;
+      try {
+        id = TargetId.parse(model.gcnArchName());
+      } catch (dev.hipsim.bundle.target.EntryIdFormatException e) {
+        return;
+      }
+      int budget = PROGRAM_BYTES;
+      try (FatBinaryFile fat = FatBinaryFile.open(program, ReadOptions.DEFAULT)) {
+        for (BundleLocation loc : fat.bundles()) {
+          if (launched || budget <= 0) return;
+          Optional<Rehearsal.Code> code;
+          try {
+            code = Rehearsal.Code.of(ElfFile.parse(CodeModule.codeObjectIn(fat.openBundle(loc), id)));
+          } catch (dev.hipsim.bundle.BundleFormatException | dev.hipsim.bundle.target.NoCompatibleEntryException
+              | dev.hipsim.elf.ElfFormatException e) {
+            continue; // no code for the device, or none readable: what the program registers is checked then
+          }
+          if (code.isEmpty()) continue;
+          budget -= code.get().bytes().length;
+          rehearse(target, code.get());
+        }
+      } catch (IOException e) {
+        // Not a HIP program, or not readable: nothing to rehearse.
+      }
+    });
+  }
+}
