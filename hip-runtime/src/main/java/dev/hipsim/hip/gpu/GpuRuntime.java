@@ -165,11 +165,12 @@ public final class GpuRuntime {
   }
 
   /**
-   * Gets {@code module} ready for its first launch on a background thread while the program's host code runs: the
-   * machine is built (it depends only on the device model and the environment, so building it early changes
-   * nothing), the module's code object chosen and read, and its code rehearsed until the first launch
-   * ({@link CodeModule#rehearse}: its runs of instructions generated and compiled by the JIT), or, with no code to
-   * rehearse, the interpreter's code generator made ready ({@link dev.hipsim.isa.interp.CodeCache#prepareFusion}).
+   * Gets {@code module} ready for its first launch on background threads while the program's host code runs
+   * ({@link HeadStart}): the machine is built (it depends only on the device model and the environment, so building
+   * it early changes nothing) and the module's code object chosen and read; then, on the rehearsals' thread, its code
+   * is rehearsed until the first launch ({@link CodeModule#rehearse}: its runs of instructions generated and compiled
+   * by the JIT), or, with no code to rehearse, the interpreter's code generator made ready
+   * ({@link dev.hipsim.isa.interp.CodeCache#prepareFusion}).
    * Loading it, which allocates device memory, stays with the first launch, so device addresses never depend on
    * timing. A failure here is left for the program's own
    * call to report. Off once a start hook is set: the debugger attaches on the program's first call.
@@ -178,15 +179,17 @@ public final class GpuRuntime {
     if (!prepareAhead) return;
     headStart.submit(() -> {
       Machine m = startQuietly();
-      if (m != null) module.prepare(m);
-      int rehearsed = m == null ? 0 : module.rehearse(m, headStart);
-      if (rehearsed == 0 && !headStart.launched()) {
-        try {
-          dev.hipsim.isa.interp.CodeCache.prepareFusion();
-        } catch (RuntimeException | LinkageError e) {
-          // Only a head start: the first dispatch makes the generator ready itself, and reports what fails.
+      if (m == null) return;
+      module.prepare(m);
+      headStart.submitRehearsal(() -> {
+        if (module.rehearse(m, headStart) == 0 && !headStart.launched()) {
+          try {
+            dev.hipsim.isa.interp.CodeCache.prepareFusion();
+          } catch (RuntimeException | LinkageError e) {
+            // Only a head start: the first dispatch makes the generator ready itself, and reports what fails.
+          }
         }
-      }
+      });
     });
   }
 

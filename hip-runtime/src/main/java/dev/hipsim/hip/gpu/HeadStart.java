@@ -21,11 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * The work a process does ahead of its first launch, on one background thread while the program's host code runs:
- * reading registered modules, building the machine, and rehearsing device code ({@link Rehearsal}) so that the
- * first dispatch finds its runs of instructions generated and compiled by the JIT. Everything here only saves time
- * later: nothing it does can change what a launch computes, and a failure is left for the program's own call to
- * meet and report.
+ * The work a process does ahead of its first launch, on background threads while the program's host code runs:
+ * reading registered modules and building the machine on one, rehearsing device code ({@link Rehearsal}) on another,
+ * so that the first dispatch finds its runs of instructions generated and compiled by the JIT. Everything here only
+ * saves time later: nothing it does can change what a launch computes, and a failure is left for the program's own
+ * call to meet and report.
  *
  * <p>The program's own code can be rehearsed before the runtime has even started ({@link #rehearseProgram}): the
  * JVM's start and the runtime's take 130-180 ms of a cold process, and a program that launches at once (a 256²
@@ -52,32 +52,61 @@ public final class HeadStart {
     }
   }
 
-  private ExecutorService thread;
-  private final AtomicInteger pending = new AtomicInteger();
+  /** Reading modules and building the machine: what the first launch would otherwise wait for. */
+  private final Lane preparing = new Lane("hipsim-prepare");
+  /** Rehearsals, one after the other, beside the preparation. */
+  private final Lane rehearsing = new Lane("hipsim-rehearse");
   private final Set<Rehearsed> rehearsed = ConcurrentHashMap.newKeySet();
   private volatile boolean launched;
 
-  /** Runs {@code task} on the head start's thread, after what was submitted before it. */
-  public void submit(Runnable task) {
-    synchronized (this) {
-      if (thread == null) {
-        thread = Executors.newSingleThreadExecutor(r -> {
-          Thread t = new Thread(r, "hipsim-prepare");
-          t.setDaemon(true);
-          return t;
-        });
-      }
+  /** One background thread and the count of its tasks not yet done. */
+  private static final class Lane {
+    private final String name;
+    private ExecutorService thread;
+    private final AtomicInteger pending = new AtomicInteger();
+
+    Lane(String name) {
+      this.name = name;
     }
-    pending.incrementAndGet();
-    thread.execute(() -> {
-      try {
-        task.run();
-      } catch (RuntimeException | LinkageError e) {
-        // Only a head start: whatever failed here, the launch meets again and reports.
-      } finally {
-        pending.decrementAndGet();
+
+    void submit(Runnable task) {
+      synchronized (this) {
+        if (thread == null) {
+          thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+          });
+        }
       }
-    });
+      pending.incrementAndGet();
+      thread.execute(() -> {
+        try {
+          task.run();
+        } catch (RuntimeException | LinkageError e) {
+          // Only a head start: whatever failed here, the launch meets again and reports.
+        } finally {
+          pending.decrementAndGet();
+        }
+      });
+    }
+
+    boolean idle() {
+      return pending.get() == 0;
+    }
+  }
+
+  /** Runs {@code task} on the preparation's thread, after what was submitted there before it. */
+  public void submit(Runnable task) {
+    preparing.submit(task);
+  }
+
+  /**
+   * Runs {@code task} on the rehearsals' thread, after the rehearsals submitted before it: a rehearsal takes longer
+   * than a module's preparation, which it must not hold up.
+   */
+  public void submitRehearsal(Runnable task) {
+    rehearsing.submit(task);
   }
 
   /** A launch is about to run: rehearsals give the cores back to it. */
@@ -92,7 +121,7 @@ public final class HeadStart {
 
   /** Whether nothing submitted is running or waiting (for tests). */
   boolean idle() {
-    return pending.get() == 0;
+    return preparing.idle() && rehearsing.idle();
   }
 
   /** How many code objects' code was rehearsed to its end (for tests). */
@@ -115,12 +144,12 @@ public final class HeadStart {
 
   /**
    * Rehearses the device code {@code program} carries (the process's own executable) for the device {@code device}
-   * names, once it is known (the runtime may still be choosing it from the same file), before anything else this
-   * head start does. The decoder's tables are readied first ({@link Preload}). Code objects are taken in the
-   * file's order, up to {@link #PROGRAM_BYTES} of code; modules registered later find theirs rehearsed.
+   * names, once it is known (the runtime may still be choosing it from the same file), before the rehearsals of
+   * modules registered later (which find theirs rehearsed). The decoder's tables are readied first ({@link
+   * Preload}). Code objects are taken in the file's order, up to {@link #PROGRAM_BYTES} of code.
    */
   public void rehearseProgram(Supplier<Optional<DeviceModel>> device, Path program) {
-    submit(() -> {
+    submitRehearsal(() -> {
       DeviceModel model = device.get().orElse(null);
       if (model == null || launched) return;
       Target target = Target.fromTargetId(model.gcnArchName()).orElse(null);
