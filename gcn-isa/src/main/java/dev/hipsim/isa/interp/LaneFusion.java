@@ -262,7 +262,9 @@ final class LaneFusion {
         if (s.written() > 0) written.set(s.vdst(), s.vdst() + s.written());
       }
       inputs.and(written);
-      return inputs.stream().toArray();
+      int[] registers = new int[inputs.cardinality()];
+      for (int r = inputs.nextSetBit(0), i = 0; r >= 0; r = inputs.nextSetBit(r + 1)) registers[i++] = r;
+      return registers;
     }
 
     /** The run's global stores, in order (its last steps). */

@@ -6,7 +6,6 @@ import dev.hipsim.isa.exec.InstructionMix;
 import dev.hipsim.isa.exec.Wave;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * An instruction together with the {@code s_waitcnt} and {@code s_nop} instructions right after it, which the
@@ -23,10 +22,22 @@ final class NopTail extends Op {
 
   /** {@code head} with the no-ops {@code tail}, which follow it in the code. */
   NopTail(Op head, List<Instruction> tail) {
-    super(head.instruction, head.size + tail.stream().mapToInt(Instruction::size).sum(),
-        IntStream.concat(Arrays.stream(head.categoryOfEach()),
-            tail.stream().mapToInt(nop -> InstructionMix.categoryOf(nop.operation()))).toArray());
+    super(head.instruction, head.size + size(tail), categoryOfEach(head, tail));
     this.head = head;
+  }
+
+  // Loops rather than streams: ops are compiled on a cold JVM, where a stream pipeline's first use costs milliseconds.
+  private static int size(List<Instruction> tail) {
+    int size = 0;
+    for (Instruction nop : tail) size += nop.size();
+    return size;
+  }
+
+  private static int[] categoryOfEach(Op head, List<Instruction> tail) {
+    int[] first = head.categoryOfEach();
+    int[] each = Arrays.copyOf(first, first.length + tail.size());
+    for (int i = 0; i < tail.size(); i++) each[first.length + i] = InstructionMix.categoryOf(tail.get(i).operation());
+    return each;
   }
 
   @Override

@@ -27,7 +27,14 @@ final class ScalarRow extends Op {
   }
 
   private static int[] categoryOfEach(Op[] parts) {
-    return Arrays.stream(parts).flatMapToInt(p -> Arrays.stream(p.categoryOfEach())).toArray();
+    int[] each = new int[0];
+    for (Op p : parts) {
+      int[] part = p.categoryOfEach();
+      int at = each.length;
+      each = Arrays.copyOf(each, at + part.length);
+      System.arraycopy(part, 0, each, at, part.length);
+    }
+    return each;
   }
 
   /**
