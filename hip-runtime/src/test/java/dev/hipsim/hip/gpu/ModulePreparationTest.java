@@ -128,6 +128,13 @@ class ModulePreparationTest {
     assertThat(module.rehearse(gpu.machine(), new HeadStart())).as("there is code to rehearse")
         .isGreaterThanOrEqualTo(1);
 
+    // Compressed bundles (CCOB) too.
+    HeadStart compressed = new HeadStart();
+    compressed.rehearseProgram(() -> Optional.of(DeviceModel.MI300X),
+        Corpus.root().resolve("gfx942-v6-ccob3/vector_add"));
+    awaitIdle(compressed);
+    assertThat(compressed.rehearsedCode()).isEqualTo(1);
+
     // A program without code for the device, a device not known yet, a file that is no program: nothing rehearsed.
     HeadStart none = new HeadStart();
     none.rehearseProgram(() -> Optional.of(DeviceModel.MI300X), Corpus.root().resolve("gfx90a-v4/vector_add"));
