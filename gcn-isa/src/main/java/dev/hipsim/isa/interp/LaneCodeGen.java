@@ -151,6 +151,8 @@ final class LaneCodeGen {
      * result put there (-1: not known as a pair). A 64-bit source then costs one load instead of joining halves.
      */
     private final int[] pairLocal = new int[Wave.MAX_VGPRS];
+    /** Long locals joining two 32-bit scalars ({@link #scalarPairKey}), computed before the lane loop. */
+    private final java.util.Map<Integer, Integer> scalarPairs = new java.util.HashMap<>();
     /**
      * For a VGPR a 64-bit result wrote, the long local of that result while the register's int is not taken out of
      * it yet (-1: none), and whether the register is its high half. The half is taken out when something reads
@@ -295,6 +297,28 @@ final class LaneCodeGen {
       mv.visitLabel(end);
     }
 
+    /** The key of two 32-bit scalar sources as a long's low and high halves; -1 when either is not one. */
+    private static int scalarPairKey(LaneFusion.Source low, LaneFusion.Source high) {
+      if (low == null || high == null || low.from() != LaneFusion.From.SCALAR
+          || high.from() != LaneFusion.From.SCALAR) {
+        return -1;
+      }
+      return low.index() << 16 | high.index();
+    }
+
+    /** Joins two 32-bit scalars into a long local, once, when they are a 64-bit add's halves ({@link #pushWide}). */
+    private void joinScalars(LaneFusion.Source low, LaneFusion.Source high) {
+      int key = scalarPairKey(low, high);
+      if (key < 0 || scalarPairs.containsKey(key)) return;
+      int l = longLocal();
+      mv.visitVarInsn(ILOAD, scalarLocal[low.index()]);
+      zeroExtend();
+      mv.visitVarInsn(ILOAD, scalarLocal[high.index()]);
+      orHighHalf();
+      mv.visitVarInsn(LSTORE, l);
+      scalarPairs.put(key, l);
+    }
+
     /** Scalars and input masks into locals, output masks cleared. */
     private void prologue() {
       int slot = 0;
@@ -321,6 +345,15 @@ final class LaneCodeGen {
           scalarLocal[slot] = l;
           slot += 1;
         }
+      }
+      // The longs 64-bit adds take from two 32-bit scalars (a base address's halves), joined once for all lanes.
+      List<LaneFusion.Step> steps = plan.steps();
+      for (int i = 0; i + 1 < steps.size(); i++) {
+        LaneFusion.Step low = steps.get(i);
+        LaneFusion.Step high = steps.get(i + 1);
+        if (low.op().shape() != FusibleOp.Shape.CARRY || high.op().shape() != FusibleOp.Shape.CARRY_IN) continue;
+        joinScalars(low.a(), high.a());
+        joinScalars(low.b(), high.b());
       }
       for (int k = 0; k < maskInLocal.length; k++) {
         maskInLocal[k] = longLocal();
@@ -1059,6 +1092,11 @@ final class LaneCodeGen {
       if (low.from() == LaneFusion.From.VGPR && high.from() == LaneFusion.From.VGPR
           && high.index() == low.index() + 1 && pairLocal[low.index()] >= 0) {
         mv.visitVarInsn(LLOAD, pairLocal[low.index()]);
+        return;
+      }
+      Integer joined = scalarPairs.get(scalarPairKey(low, high));
+      if (joined != null) {
+        mv.visitVarInsn(LLOAD, joined);
         return;
       }
       pushInt(low);

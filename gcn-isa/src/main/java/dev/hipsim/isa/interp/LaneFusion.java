@@ -596,7 +596,8 @@ final class LaneFusion {
       Src s = Src.of(operand, width);
       if (s.kind == Src.VGPR) {
         if (s.index + (width == 64 ? 2 : 1) > Wave.MAX_VGPRS / 2) return null;
-        return new Source(width == 64 ? From.VGPR64 : From.VGPR, s.index);
+        Source copied = width == 32 ? scalarCopiedTo(s.index) : null;
+        return copied != null ? copied : new Source(width == 64 ? From.VGPR64 : From.VGPR, s.index);
       }
       if (s.kind == Src.SGPR) {
         if (s.index < 0 || s.index + (width == 64 ? 1 : 0) >= Wave.SGPR_SLOTS) return null;
@@ -612,6 +613,24 @@ final class LaneFusion {
       scalars.add(s);
       scalarWidths.add(width);
       return new Source(width == 64 ? From.SCALAR64 : From.SCALAR, slot);
+    }
+
+    /**
+     * The scalar VGPR {@code r} holds in every lane at this point of the run, when the last step to write it copied
+     * one there (v_mov_b32 from an SGPR or a constant); null otherwise. Reading the scalar instead lets the generated
+     * code compute what depends only on scalars once, before its lane loop: compilers put an address's high half in a
+     * VGPR so ({@code v_mov_b32 v3, s3}, then {@code v_addc_co_u32 v3, vcc, v3, v1, vcc}). The copy still writes the
+     * VGPR; EXEC does not change inside a run, so a lane that reads the VGPR is one the copy wrote.
+     */
+    private Source scalarCopiedTo(int r) {
+      for (int i = steps.size() - 1; i >= 0; i--) {
+        Step st = steps.get(i);
+        int n = st.written();
+        if (n > 0 && r >= st.vdst() && r < st.vdst() + n) {
+          return st.op().shape() == FusibleOp.Shape.COPY && st.a().from() == From.SCALAR ? st.a() : null;
+        }
+      }
+      return null;
     }
 
     /** A lane-mask source (64 bits): the bit an earlier step produced, or the mask as it was before the run. */
