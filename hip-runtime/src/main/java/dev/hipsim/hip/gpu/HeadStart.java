@@ -15,8 +15,9 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -36,8 +37,9 @@ public final class HeadStart {
   static final int PROGRAM_BYTES = 4 * Rehearsal.MAX_BYTES;
 
   /**
-   * Code rehearsed to its end: the same code at the same address is not rehearsed again. Its equality is written
-   * out: a record's own is linked on first use, which costs a cold JVM 20-30 ms.
+   * Code rehearsed to its end, known by its target, address, length and the hash of its bytes: the same code at the
+   * same address is not rehearsed again (a collision would only skip a rehearsal). Its equality is written out: a
+   * record's own is linked on first use, which costs a cold JVM 20-30 ms.
    */
   private record Rehearsed(Target target, long address, int length, int hash) {
     @Override
@@ -59,26 +61,25 @@ public final class HeadStart {
   private final Set<Rehearsed> rehearsed = ConcurrentHashMap.newKeySet();
   private volatile boolean launched;
 
-  /** One background thread and the count of its tasks not yet done. */
+  /**
+   * One background thread, running its tasks in the order they came, and the count of those not yet done. The thread
+   * ends when it has had nothing to do for a second, so that an idle runtime (a test's, or a program's long after its
+   * start) keeps none.
+   */
   private static final class Lane {
-    private final String name;
-    private ExecutorService thread;
+    private final ThreadPoolExecutor thread;
     private final AtomicInteger pending = new AtomicInteger();
 
     Lane(String name) {
-      this.name = name;
+      thread = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+      });
+      thread.allowCoreThreadTimeOut(true);
     }
 
     void submit(Runnable task) {
-      synchronized (this) {
-        if (thread == null) {
-          thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-          });
-        }
-      }
       pending.incrementAndGet();
       thread.execute(() -> {
         try {
