@@ -64,13 +64,17 @@ public final class Rehearsal {
       byte[] bytes = new byte[Math.min(data.remaining(), MAX_BYTES)];
       data.get(bytes);
       java.util.TreeSet<Long> entries = new java.util.TreeSet<>();
-      for (java.util.List<ElfSymbol> table : java.util.List.of(elf.symbols(), elf.dynamicSymbols())) {
-        for (ElfSymbol sym : table) {
-          long at = sym.value();
-          if (sym.type() == ElfSymbol.STT_FUNC && at >= text.address() && at < text.address() + bytes.length) {
-            entries.add(at);
+      try {
+        for (java.util.List<ElfSymbol> table : java.util.List.of(elf.symbols(), elf.dynamicSymbols())) {
+          for (ElfSymbol sym : table) {
+            long at = sym.value();
+            if (sym.type() == ElfSymbol.STT_FUNC && at >= text.address() && at < text.address() + bytes.length) {
+              entries.add(at);
+            }
           }
         }
+      } catch (ElfFormatException e) {
+        // Symbols that cannot be read: the code is walked from its start only (loading it reports the damage).
       }
       long[] e = new long[entries.size()];
       int i = 0;
