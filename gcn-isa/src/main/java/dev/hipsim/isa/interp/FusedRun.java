@@ -155,9 +155,9 @@ final class FusedRun extends Op {
           highestFlipped = Math.max(highestFlipped, a ^ Integer.MIN_VALUE);
         }
       } else {
-        for (int l = 0; l < Wave.LANES; l++) {
-          if ((exec >>> l & 1) == 0) continue;
-          int a = v[ab + l];
+        // Only the active lanes, found by their bits: a reduction's later levels have few.
+        for (long m = exec; m != 0; m &= m - 1) {
+          int a = v[ab + Long.numberOfTrailingZeros(m)];
           misaligned |= a;
           highestFlipped = Math.max(highestFlipped, a ^ Integer.MIN_VALUE);
         }
@@ -213,8 +213,8 @@ final class FusedRun extends Op {
         for (int l = 0; l < Wave.LANES; l++) words[index[at + l]] = data[from + l];
         continue;
       }
-      for (int l = 0; l < Wave.LANES; l++) {
-        if ((exec >>> l & 1) == 0) continue;
+      for (long m = exec; m != 0; m &= m - 1) {
+        int l = Long.numberOfTrailingZeros(m);
         int x = index[at + l];
         for (int j = 0; j < dwords; j++) words[x + j] = data[from + j * Wave.LANES + l];
       }
