@@ -8,18 +8,36 @@ import java.util.List;
 
 /**
  * Joins an instruction's op with the instructions after it that the interpreter can run in the same dispatch: a row
- * of scalar instructions ({@link ScalarRow}) and the no-ops after it ({@link NopTail}). The joined instructions keep
- * their own slots in the code cache, empty until something branches to them.
+ * of scalar instructions ({@link ScalarRow}), the no-ops after it ({@link NopTail}) and a branch after those or after
+ * a run ({@link BranchTail}). The joined instructions keep their own slots in the code cache, empty until something
+ * branches to them.
  */
 final class OpJoiner {
   private OpJoiner() {}
 
   /** {@code op}, compiled for {@code pc}, joined with what follows it; {@code op} itself when nothing does. */
   static Op join(Op op, long pc, CodeCache code, GpuMemory memory) {
-    // A run waiting to be generated must stay in its slot to put the run there, and a run takes no-ops in itself.
-    if (op instanceof PendingRun || op instanceof FusedRun || !op.fallsThrough()) return op;
-    if (ScalarRow.joins(op) || LaneFusion.transparent(op.instruction)) op = row(op, pc, code, memory);
-    return op.fallsThrough() ? withNopTail(op, pc, code, memory) : op;
+    // A run waiting to be generated must stay in its slot to put the run there (it joins its branch once generated).
+    if (op instanceof PendingRun || !op.fallsThrough()) return op;
+    // A run takes the no-ops after it in itself.
+    if (!(op instanceof FusedRun)) {
+      if (ScalarRow.joins(op) || LaneFusion.transparent(op.instruction)) op = row(op, pc, code, memory);
+      if (op.fallsThrough()) op = withNopTail(op, pc, code, memory);
+    }
+    return op.fallsThrough() ? withBranch(op, pc, code, memory) : op;
+  }
+
+  /**
+   * {@code op}, which always goes on to the instruction after it, with that instruction when it is a branch
+   * ({@link BranchTail}); {@code op} otherwise. The branch's target is noted as the cache would note it.
+   */
+  static Op withBranch(Op op, long pc, CodeCache code, GpuMemory memory) {
+    Instruction next = next(code, pc + op.size, memory);
+    if (next == null) return op;
+    Op after = OpCompiler.compile(next);
+    if (!(after instanceof ProgramOps.Branch)) return op;
+    code.noteTarget(((ProgramOps.Branch) after).target());
+    return new BranchTail(op, (ProgramOps.Branch) after);
   }
 
   /**

@@ -43,7 +43,8 @@ final class PendingRun extends Op {
       if (fused == null) {
         executions = threshold - 1; // another worker is generating it: look again next time
       } else if (page[slot] == this) {
-        page[slot] = fused; // a cache invalidated meanwhile has a new page; this one is left behind
+        // (a cache invalidated meanwhile has a new page; this one is left behind)
+        page[slot] = OpJoiner.withBranch(fused, single.instruction.address(), code, cx.memory);
       }
     }
   }

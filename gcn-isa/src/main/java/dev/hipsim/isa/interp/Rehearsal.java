@@ -159,7 +159,8 @@ public final class Rehearsal {
       } catch (GpuMemoryFault | RuntimeException e) {
         return 4;
       }
-      if (op instanceof FusedRun run) {
+      Op joined = op instanceof BranchTail tail ? tail.head() : op;
+      if (joined instanceof FusedRun run) {
         exercise(run.allLanes());
         runs++;
       }

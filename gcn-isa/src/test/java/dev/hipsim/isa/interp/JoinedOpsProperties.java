@@ -6,6 +6,7 @@ import dev.hipsim.isa.decode.Format;
 import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.exec.InstructionMix;
+import dev.hipsim.isa.exec.Wave;
 import dev.hipsim.isa.exec.WaveStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +15,11 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
 /**
- * Instructions joined in one op, rows of scalar instructions up to a branch, barrier or end ({@link ScalarRow}) and
- * the no-ops after an instruction ({@link NopTail}), run as the instructions one by one do: random scalar ALU code
- * with scalar loads, rows of no-ops, forward branches that land inside rows or jump over them, and barriers, run by
- * the interpreter from its code cache
+ * Instructions joined in one op, rows of scalar instructions up to a branch, barrier or end ({@link ScalarRow}), the
+ * no-ops after an instruction ({@link NopTail}) and the branch after an instruction, a row or a run ({@link
+ * BranchTail}), run as the instructions one by one do: random scalar ALU code with scalar loads, vector adds and
+ * compares (runs of them), rows of no-ops, forward branches on SCC, VCC and EXEC that land inside rows or jump over
+ * them, and barriers, run by the interpreter from its code cache
  * and, as the debugger steps, one instruction at a time ({@link CodeCache#at}); the waves, the instruction counts and
  * the instruction mix agree.
  */
@@ -33,7 +35,19 @@ class JoinedOpsProperties {
     java.util.Map<Integer, Integer> skips = new java.util.HashMap<>();
     int n = 3 + r.nextInt(20);
     while (code.size() < n) {
-      switch (r.nextInt(9)) {
+      switch (r.nextInt(12)) {
+        case 9:
+          code.add(Enc.of(T, Format.VOP2, Operation.V_ADD_U32).vdst(r.nextInt(4)).src0(r.nextInt(4))
+              .src1(256 + r.nextInt(4)));
+          break;
+        case 10:
+          code.add(Enc.of(T, Format.VOP2, Operation.V_SUB_U32).vdst(r.nextInt(4)).src0(256 + r.nextInt(4))
+              .src1(256 + r.nextInt(4)));
+          break;
+        case 11:
+          // vcc: what s_cbranch_vccz and s_cbranch_vccnz test
+          code.add(Enc.of(T, Format.VOPC, Operation.V_CMP_GT_U32).src0(r.nextInt(4)).src1(256 + r.nextInt(4)));
+          break;
         case 7:
           // s4 from memory: s[10:11] hold the memory's base, which nothing else here writes
           code.add(Enc.of(T, Format.SMEM, Operation.S_LOAD_DWORD).smem(10, 4 + r.nextInt(2), 4 * r.nextInt(256), -1));
@@ -69,13 +83,14 @@ class JoinedOpsProperties {
       for (int i = b.getKey() + 1; i <= b.getKey() + b.getValue(); i++) {
         dwords += code.get(i) == null ? 1 : code.get(i).size() / 4;
       }
-      code.set(b.getKey(), ScalarProperties.sopp(T, r.nextBoolean() ? Operation.S_CBRANCH_SCC0 : Operation.S_BRANCH,
-          dwords));
+      Operation[] branches = {Operation.S_CBRANCH_SCC0, Operation.S_BRANCH, Operation.S_CBRANCH_VCCZ,
+          Operation.S_CBRANCH_VCCNZ, Operation.S_CBRANCH_EXECZ};
+      code.set(b.getKey(), ScalarProperties.sopp(T, branches[r.nextInt(branches.length)], dwords));
     }
     long state = r.nextLong();
 
     Machine interpreted = machine(state, code);
-    CodeCache cache = new CodeCache(T);
+    CodeCache cache = new CodeCache(T, true, 0); // runs of vector instructions generated at once
     Interpreter interpreter = new Interpreter(cache, interpreted.memory, interpreted.launch);
     for (int calls = 0; interpreted.w.status != WaveStatus.DONE; calls++) {
       assertThat(calls).as("the code ends").isLessThan(100);
@@ -85,14 +100,21 @@ class JoinedOpsProperties {
     boolean tails = false;
     boolean rows = false;
     boolean ended = false;
-    for (Op op : cache.page(CODE >>> CodeCache.PAGE_SHIFT)) {
+    boolean branchAfterRun = false;
+    boolean branchAfterOther = false;
+    for (Op slot : cache.page(CODE >>> CodeCache.PAGE_SHIFT)) {
+      Op op = slot instanceof BranchTail ? ((BranchTail) slot).head() : slot;
       tails |= op instanceof NopTail;
       rows |= op instanceof ScalarRow || op instanceof NopTail && ((NopTail) op).head() instanceof ScalarRow;
       ended |= op instanceof ScalarRow && !op.fallsThrough();
+      branchAfterRun |= slot instanceof BranchTail && op instanceof FusedRun;
+      branchAfterOther |= slot instanceof BranchTail && !(op instanceof FusedRun);
     }
     Share.atLeast("an instruction took no-ops in", tails, 15);
     Share.atLeast("a row", rows, 60);
     Share.atLeast("a row ending with a branch, barrier or end", ended, 40);
+    Share.atLeast("a run took the branch after it", branchAfterRun, 15);
+    Share.atLeast("an instruction or row took the branch after it", branchAfterOther, 15);
 
     Machine stepped = machine(state, code);
     CodeCache single = new CodeCache(T);
@@ -106,12 +128,45 @@ class JoinedOpsProperties {
       count++;
       if (stepped.w.status == WaveStatus.AT_BARRIER) stepped.w.status = WaveStatus.RUNNING;
     }
+    assertThat(java.util.Arrays.copyOf(interpreted.w.v, 4 * Wave.LANES))
+        .isEqualTo(java.util.Arrays.copyOf(stepped.w.v, 4 * Wave.LANES));
     assertThat(interpreted.w.s).isEqualTo(stepped.w.s);
     assertThat(interpreted.w.exec()).isEqualTo(stepped.w.exec());
     assertThat(interpreted.w.scc).isEqualTo(stepped.w.scc);
     assertThat(interpreted.w.pc).isEqualTo(stepped.w.pc);
     assertThat(interpreted.w.instructions).isEqualTo(count);
     assertThat(interpreter.instructionMix()).isEqualTo(mix);
+  }
+
+  /**
+   * Under {@code s_setvskip} the vector instructions of a joined op are skipped and its scalar ones still run: a
+   * run's scalar instruction and the branch after the run.
+   */
+  @net.jqwik.api.Example
+  void vskipSkipsOnlyTheVectorInstructionsOfAJoinedOp() throws Exception {
+    List<Enc> code = List.of(
+        Enc.of(T, Format.SOPC, Operation.S_SETVSKIP).ssrc0(128 + 1).ssrc1(128),
+        Enc.of(T, Format.VOP1, Operation.V_MOV_B32).vdst(1).src0(128 + 9),           // CODE + 4: a run, skipped
+        Enc.of(T, Format.SOP2, Operation.S_ADD_U32).sdst(3).ssrc0(3).ssrc1(128 + 1), // in the run: runs
+        Enc.of(T, Format.VOP2, Operation.V_ADD_U32).vdst(2).src0(0).src1(256 + 2),   // skipped
+        ScalarProperties.sopp(T, Operation.S_BRANCH, 1),                             // after the run: runs
+        ScalarProperties.movk(T, 4, 7),                                              // jumped over
+        Enc.of(T, Format.SOPC, Operation.S_SETVSKIP).ssrc0(128).ssrc1(128),
+        ScalarProperties.sopp(T, Operation.S_ENDPGM, 0));
+    Machine m = machine(5, code);
+    int[] v = m.w.v.clone();
+    int s3 = m.w.s[3];
+    int s4 = m.w.s[4];
+    CodeCache cache = new CodeCache(T, true, 0);
+    Interpreter interpreter = new Interpreter(cache, m.memory, m.launch);
+    Op joined = cache.compile(cache.page(CODE >>> CodeCache.PAGE_SHIFT), CODE + 4, m.memory);
+    assertThat(joined).isInstanceOf(BranchTail.class);
+    assertThat(((BranchTail) joined).head()).isInstanceOf(FusedRun.class);
+    interpreter.run(m.w, 1000);
+    assertThat(m.w.status).isEqualTo(WaveStatus.DONE);
+    assertThat(m.w.v).isEqualTo(v);
+    assertThat(m.w.s[3]).isEqualTo(s3 + 1);
+    assertThat(m.w.s[4]).isEqualTo(s4);
   }
 
   /** A fault inside a row names the instruction that faulted and its address, not the row's first. */

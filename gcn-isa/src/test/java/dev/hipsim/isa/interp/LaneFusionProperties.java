@@ -73,14 +73,15 @@ class LaneFusionProperties {
     String fusedFault = run(fused, fusing, fusedMemory);
     String singleFault = run(single, new CodeCache(t, false), singleMemory);
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
-    Statistics.label("fused").collect(page[CodeCache.slot(CODE)] instanceof FusedRun);
+    Statistics.label("fused").collect(withoutBranch(page[CodeCache.slot(CODE)]) instanceof FusedRun);
     boolean lds = false;
     boolean global = false;
     boolean stores = false;
     boolean ldsWrites = false;
     boolean checked = false;
     boolean scalars = false;
-    for (Op op : page) {
+    for (Op slot : page) {
+      Op op = withoutBranch(slot);
       scalars |= op instanceof FusedRun && ((FusedRun) op).runsScalars();
       checked |= op instanceof FusedRun && ((FusedRun) op).checksLdsInLoop();
       lds |= op instanceof FusedRun && ((FusedRun) op).readsLds();
@@ -160,7 +161,8 @@ class LaneFusionProperties {
     }
     CodeCache fusing = runBothWays(t, seed, code, m -> { });
     boolean scalars = false;
-    for (Op op : fusing.page(CODE >>> CodeCache.PAGE_SHIFT)) {
+    for (Op slot : fusing.page(CODE >>> CodeCache.PAGE_SHIFT)) {
+      Op op = withoutBranch(slot);
       scalars |= op instanceof FusedRun && ((FusedRun) op).runsScalars();
     }
     Statistics.label("scalar instruction in a run").collect(scalars);
@@ -259,8 +261,10 @@ class LaneFusionProperties {
     assertSameWave(fused, single, listing(single, code));
     assertThat(fused.w.instructions).isEqualTo(2 + 3 * 5 + 2);
     Op[] page = fusing.page(CODE >>> CodeCache.PAGE_SHIFT);
-    assertThat(page[CodeCache.slot(CODE + 4)]).as("the run from v_mov_b32").isInstanceOf(FusedRun.class);
-    assertThat(page[CodeCache.slot(CODE + 8)]).as("the run from the loop's head").isInstanceOf(FusedRun.class);
+    assertThat(withoutBranch(page[CodeCache.slot(CODE + 4)])).as("the run from v_mov_b32, with the branch after it")
+        .isInstanceOf(FusedRun.class);
+    assertThat(withoutBranch(page[CodeCache.slot(CODE + 8)])).as("the run from the loop's head, with its branch")
+        .isInstanceOf(FusedRun.class);
   }
 
   /**
@@ -812,5 +816,10 @@ class LaneFusionProperties {
     if (k < 8) return 2 * r.nextInt(8);
     if (k < 9 || !literalOk) return 128 + r.nextInt(81);
     return Sources.LITERAL;
+  }
+
+  /** The op a {@link BranchTail} joins with its branch; any other op itself. */
+  static Op withoutBranch(Op op) {
+    return op instanceof BranchTail ? ((BranchTail) op).head() : op;
   }
 }
