@@ -10,32 +10,13 @@ import dev.hipsim.isa.exec.Wave;
  * Counted as all of its instructions; the debugger still steps each one, and a branch to the branch finds it
  * compiled on its own.
  */
-final class BranchTail extends Op {
-  private final Op head;
+final class BranchTail extends TailJoin {
   private final ProgramOps.Branch branch;
 
   /** {@code head} with {@code branch}, which follows it in the code. */
   BranchTail(Op head, ProgramOps.Branch branch) {
-    super(head.instruction, head.size + branch.size, categoryOfEach(head, branch));
-    this.head = head;
+    super(head, head.size + branch.size, new int[] {branch.mixCategory});
     this.branch = branch;
-  }
-
-  private static int[] categoryOfEach(Op head, Op branch) {
-    int[] first = head.categoryOfEach();
-    int[] each = java.util.Arrays.copyOf(first, first.length + 1);
-    each[first.length] = branch.mixCategory;
-    return each;
-  }
-
-  @Override
-  Op alone() {
-    return head.alone();
-  }
-
-  /** The op before the branch (for tests). */
-  Op head() {
-    return head;
   }
 
   @Override

@@ -4,7 +4,6 @@ import dev.hipsim.isa.decode.Instruction;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.exec.InstructionMix;
 import dev.hipsim.isa.exec.Wave;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,16 +13,13 @@ import java.util.List;
  * twice per level). Counted as all of its instructions; the debugger still steps each one ({@link #alone}), and a
  * branch to one of the no-ops finds it compiled on its own.
  */
-final class NopTail extends Op {
+final class NopTail extends TailJoin {
   /** No-ops taken in at most: a longer row of them is rare and just takes more dispatches. */
   static final int MAX_TAIL = 4;
 
-  private final Op head;
-
   /** {@code head} with the no-ops {@code tail}, which follow it in the code. */
   NopTail(Op head, List<Instruction> tail) {
-    super(head.instruction, head.size + size(tail), categoryOfEach(head, tail));
-    this.head = head;
+    super(head, head.size + size(tail), categories(tail));
   }
 
   // Loops rather than streams: ops are compiled on a cold JVM, where a stream pipeline's first use costs milliseconds.
@@ -33,21 +29,10 @@ final class NopTail extends Op {
     return size;
   }
 
-  private static int[] categoryOfEach(Op head, List<Instruction> tail) {
-    int[] first = head.categoryOfEach();
-    int[] each = Arrays.copyOf(first, first.length + tail.size());
-    for (int i = 0; i < tail.size(); i++) each[first.length + i] = InstructionMix.categoryOf(tail.get(i).operation());
+  private static int[] categories(List<Instruction> tail) {
+    int[] each = new int[tail.size()];
+    for (int i = 0; i < each.length; i++) each[i] = InstructionMix.categoryOf(tail.get(i).operation());
     return each;
-  }
-
-  @Override
-  Op alone() {
-    return head.alone();
-  }
-
-  /** The instruction (or row, {@link ScalarRow}) before the no-ops. */
-  Op head() {
-    return head;
   }
 
   @Override
