@@ -133,10 +133,12 @@ public final class Rehearsal {
       if (nextEntry < entries.length && entries[nextEntry] < next) next = entries[nextEntry];
       pc = next;
     }
+    // Each target once: one that cannot be compiled (a branch into bytes that do not decode) stays empty.
+    java.util.Set<Long> tried = new java.util.HashSet<>();
     for (boolean found = true; found; ) {
       found = false;
       for (long at : cache.targets().toArray(new Long[0])) {
-        if (at < address || at >= end || (at & 3) != 0) continue;
+        if (at < address || at >= end || (at & 3) != 0 || !tried.add(at)) continue;
         if (cache.page(at >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(at)] != null) continue;
         if (stop.getAsBoolean()) return runs;
         compile(cache, at, memory);

@@ -67,6 +67,17 @@ class RehearsalTest {
     assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get()).isEqualTo(before);
   }
 
+  /** A branch into a 64-bit encoding that the end of the code cuts off: the walk ends. */
+  @Test
+  void aBranchIntoACutOffEncodingEndsTheWalk() {
+    ByteArrayOutputStream code = new ByteArrayOutputStream();
+    code.writeBytes(ScalarProperties.sopp(Target.GFX90A, dev.hipsim.isa.decode.Operation.S_BRANCH, 1).bytes());
+    code.writeBytes(ScalarProperties.sopp(Target.GFX90A, dev.hipsim.isa.decode.Operation.S_ENDPGM, 0).bytes());
+    code.writeBytes(new byte[] {0x0c, 0x00, (byte) 0xcb, (byte) 0xd1}); // v_fma_f32's first dword, no second
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+        () -> Rehearsal.rehearse(Target.GFX90A, code.toByteArray(), 0x1000, () -> false));
+  }
+
   /**
    * Generated code does not depend on where the code lies: whatever the bytes (invalid encodings, runs cut off by
    * the end of the code, branches anywhere, generated code whose loads and LDS addresses fall outside what the
