@@ -33,7 +33,11 @@ final class OpJoiner {
    */
   static Op withBranch(Op op, long pc, CodeCache code, GpuMemory memory) {
     Instruction next = next(code, pc + op.size, memory);
-    if (next == null) return op;
+    // (compiled only when it may be a branch: most ops are followed by something else)
+    if (next == null || !next.isValid()
+        || next.operation().category() != dev.hipsim.isa.decode.Operation.Category.PROGRAM) {
+      return op;
+    }
     Op after = OpCompiler.compile(next);
     if (!(after instanceof ProgramOps.Branch)) return op;
     code.noteTarget(((ProgramOps.Branch) after).target());
