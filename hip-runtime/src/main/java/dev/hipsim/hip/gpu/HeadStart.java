@@ -115,6 +115,11 @@ public final class HeadStart {
     launched = true;
   }
 
+  /** No launch will come (the runtime did not start): rehearsals stop as they would at a launch. */
+  public void stop() {
+    launched = true;
+  }
+
   /** Whether a launch has begun. */
   public boolean launched() {
     return launched;

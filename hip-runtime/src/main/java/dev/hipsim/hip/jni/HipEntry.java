@@ -28,15 +28,16 @@ final class HipEntry {
    * library's path is only for messages. Returns null, or why the runtime cannot start.
    */
   static String boot(long tableHash, String libraryPath) {
+    HeadStart headStart = new HeadStart();
     try {
       Future<RuntimeConfig> config = configuration();
-      HeadStart headStart = new HeadStart();
       // The program's code is rehearsed while the runtime starts (under a debugger the runtime prepares nothing).
       if (System.getenv().getOrDefault(DebugAgent.ADDRESS_VARIABLE, "").isBlank()) {
         headStart.rehearseProgram(() -> device(config), Path.of("/proc/self/exe"));
       }
       ApiTable table = ApiTable.standard();
       if (table.hash() != tableHash) {
+        headStart.stop();
         return String.format("%s was built from a different API table than the Java runtime (%016x vs %016x);"
             + " rebuild hipsim", libraryPath, tableHash, table.hash());
       }
@@ -48,6 +49,7 @@ final class HipEntry {
       dispatcher = rt.dispatcher();
       return null;
     } catch (Throwable t) {
+      headStart.stop();
       return t.getMessage() == null ? t.toString() : t.getMessage();
     }
   }
