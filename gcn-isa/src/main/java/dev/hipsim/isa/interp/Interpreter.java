@@ -66,12 +66,11 @@ public final class Interpreter implements WaveExecutor {
         }
         Op op = page[CodeCache.slot(pc)];
         if (op == null) op = code.compile(page, pc, memory);
-        if ((w.mode & ScalarControlOps.VSKIP) != 0) {
-          // s_setvskip: vector instructions are skipped, not executed, and scalar ones still run, so instructions go
-          // one at a time rather than joined (a run's s_and_saveexec_b64, a branch after a vector instruction).
-          op = op.alone();
-        }
-        if ((w.mode & ScalarControlOps.VSKIP) != 0 && op.vectorUnit) {
+        boolean vskip = (w.mode & ScalarControlOps.VSKIP) != 0;
+        // s_setvskip: vector instructions are skipped, not executed, and scalar ones still run, so instructions go
+        // one at a time rather than joined (a run's s_and_saveexec_b64, a branch after a vector instruction).
+        if (vskip) op = op.alone();
+        if (vskip && op.vectorUnit) {
           w.pc = pc + op.size;
         } else {
           try {
