@@ -49,30 +49,28 @@ public final class FrameStore {
 
   /** The frame's page if it has been touched, else {@code null} (reads of untouched frames are zero). */
   public long[] pageIfBacked(int frame) {
-    long[][] group = groups[frame >>> GROUP_SHIFT];
-    if (group != null) {
-      long[] page = group[frame & (GROUP_SIZE - 1)];
-      if (page != null) return page;
-    }
-    group = (long[][]) GROUP.getAcquire(groups, frame >>> GROUP_SHIFT);
+    long[] plain = backedPlainly(frame);
+    if (plain != null) return plain;
+    long[][] group = (long[][]) GROUP.getAcquire(groups, frame >>> GROUP_SHIFT);
     return group == null ? null : (long[]) SLOT.getAcquire(group, frame & (GROUP_SIZE - 1));
   }
 
   /**
-   * The frame's page, backing it now if this is the first touch.
-   *
-   * <p>A backed page is found by plain reads first: C1 compiles a {@code VarHandle} access into a chain of guards
-   * and casts, 3% of a coalesced kernel's time in TLB refills. A plain read that sees an array another thread
-   * published sees at least its elements' default values (JLS 17.4.4), which is all a new group or page holds; one
-   * that sees null takes the acquiring path below.
+   * The frame's page if plain reads find it backed, else null (then the acquiring path decides). C1 compiles a
+   * {@code VarHandle} access into a chain of guards and casts, 3% of a coalesced kernel's time in TLB refills. A
+   * plain read that sees an array another thread published sees at least its elements' default values (JLS 17.4.4),
+   * which is all a new group or page holds.
    */
+  private long[] backedPlainly(int frame) {
+    long[][] group = groups[frame >>> GROUP_SHIFT];
+    return group == null ? null : group[frame & (GROUP_SIZE - 1)];
+  }
+
+  /** The frame's page, backing it now if this is the first touch. */
   public long[] page(int frame) {
+    long[] plain = backedPlainly(frame);
+    if (plain != null) return plain;
     int g = frame >>> GROUP_SHIFT;
-    long[][] plain = groups[g];
-    if (plain != null) {
-      long[] page = plain[frame & (GROUP_SIZE - 1)];
-      if (page != null) return page;
-    }
     long[][] group = (long[][]) GROUP.getAcquire(groups, g);
     if (group == null) {
       long[][] fresh = new long[GROUP_SIZE][];
