@@ -169,11 +169,10 @@ public final class GpuRuntime {
    * ({@link HeadStart}): the machine is built (it depends only on the device model and the environment, so building
    * it early changes nothing) and the module's code object chosen and read; then, on the rehearsals' thread, its code
    * is rehearsed until the first launch ({@link CodeModule#rehearse}: its runs of instructions generated and compiled
-   * by the JIT), or, with no code to rehearse, the interpreter's code generator made ready
-   * ({@link dev.hipsim.isa.interp.CodeCache#prepareFusion}).
-   * Loading it, which allocates device memory, stays with the first launch, so device addresses never depend on
-   * timing. A failure here is left for the program's own
-   * call to report. Off once a start hook is set: the debugger attaches on the program's first call.
+   * by the JIT), and, when no rehearsal has generated a run, the interpreter's code generator made ready
+   * ({@link dev.hipsim.isa.interp.CodeCache#prepareFusion}). Loading it, which allocates device memory, stays with
+   * the first launch, so device addresses never depend on timing. A failure here is left for the program's own call
+   * to report. Off once a start hook is set: the debugger attaches on the program's first call.
    */
   public void prepare(CodeModule module) {
     if (!prepareAhead) return;
@@ -182,7 +181,9 @@ public final class GpuRuntime {
       if (m == null) return;
       module.prepare(m);
       headStart.submitRehearsal(() -> {
-        if (module.rehearse(m, headStart) == 0 && !headStart.launched()) {
+        module.rehearse(m, headStart);
+        // (the program's rehearsal may have generated this module's runs already: then the generator is ready)
+        if (!headStart.generatedRuns() && !headStart.launched()) {
           try {
             dev.hipsim.isa.interp.CodeCache.prepareFusion();
           } catch (RuntimeException | LinkageError e) {

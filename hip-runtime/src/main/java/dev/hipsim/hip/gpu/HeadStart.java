@@ -59,6 +59,8 @@ public final class HeadStart {
   /** Rehearsals, one after the other, beside the preparation. */
   private final Lane rehearsing = new Lane("hipsim-rehearse");
   private final Set<Rehearsed> rehearsed = ConcurrentHashMap.newKeySet();
+  /** Runs the rehearsals generated: once there are any, the code generator is ready. */
+  private final AtomicInteger runs = new AtomicInteger();
   private volatile boolean launched;
 
   /**
@@ -143,9 +145,15 @@ public final class HeadStart {
     byte[] bytes = code.bytes();
     Rehearsed key = new Rehearsed(target, code.address(), bytes.length, Arrays.hashCode(bytes));
     if (rehearsed.contains(key)) return 0;
-    int runs = Rehearsal.rehearse(target, code, this::launched);
+    int generated = Rehearsal.rehearse(target, code, this::launched);
+    runs.addAndGet(generated);
     if (!launched) rehearsed.add(key);
-    return runs;
+    return generated;
+  }
+
+  /** Whether a rehearsal has generated a run, which readies the code generator as a sample would. */
+  boolean generatedRuns() {
+    return runs.get() > 0;
   }
 
   /**

@@ -122,6 +122,7 @@ class ModulePreparationTest {
     headStart.rehearseProgram(() -> Optional.of(DeviceModel.MI210), Corpus.root().resolve("gfx90a-v4/vector_add"));
     awaitIdle(headStart);
     assertThat(headStart.rehearsedCode()).isEqualTo(1);
+    assertThat(headStart.generatedRuns()).as("the generator needs no sample of its own").isTrue();
     CodeModule module = new CodeModule(gpu.newHandle(), "test", bundle("gfx90a", "gfx90a-v4"), gpu.faults());
     module.prepare(gpu.machine());
     assertThat(module.rehearse(gpu.machine(), headStart)).as("rehearsed from the program's file").isZero();
@@ -143,6 +144,7 @@ class ModulePreparationTest {
     none.rehearseProgram(() -> Optional.of(DeviceModel.MI210), Corpus.root().resolve("no-such-program"));
     awaitIdle(none);
     assertThat(none.rehearsedCode()).isZero();
+    assertThat(none.generatedRuns()).isFalse();
     assertThat(module.rehearse(gpu.machine(), none)).isGreaterThanOrEqualTo(1);
 
     HeadStart launched = new HeadStart();
