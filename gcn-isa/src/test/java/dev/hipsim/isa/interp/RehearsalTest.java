@@ -2,7 +2,6 @@ package dev.hipsim.isa.interp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hipsim.elf.SectionHeader;
 import dev.hipsim.isa.decode.Target;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -15,17 +14,6 @@ import org.junit.jupiter.api.Test;
 
 class RehearsalTest {
   static final int MB = 1 << 20;
-
-  /** The code object's .text and where the code object puts it. */
-  record Text(byte[] code, long address) {}
-
-  static Text text(CorpusRun run) throws Exception {
-    SectionHeader text = run.code.elf().section(".text").orElseThrow();
-    ByteBuffer data = run.code.elf().data(text);
-    byte[] code = new byte[data.remaining()];
-    data.get(code);
-    return new Text(code, text.address());
-  }
 
   /**
    * The point of a rehearsal: a dispatch that follows it, with the code loaded elsewhere, finds every run it
@@ -60,10 +48,11 @@ class RehearsalTest {
   /** A rehearsal asked to stop before it starts does nothing. */
   @Test
   void stopsWhenAsked() throws Exception {
-    Text text = text(CorpusRun.load("gfx90a-v4", "hipbench", Target.GFX90A, MB));
+    Rehearsal.Code code = Rehearsal.Code.of(CorpusRun.load("gfx90a-v4", "hipbench", Target.GFX90A, MB).code.elf())
+        .orElseThrow();
     LaneCodeGen.forgetDefined();
     long before = LaneCodeGen.DEFINED_FOR_FULL_EXEC.get();
-    assertThat(Rehearsal.rehearse(Target.GFX90A, text.code(), text.address(), () -> true)).isZero();
+    assertThat(Rehearsal.rehearse(Target.GFX90A, code, () -> true)).isZero();
     assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get()).isEqualTo(before);
   }
 
