@@ -188,17 +188,62 @@ class JoinedOpsProperties {
     assertThat(cache.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)]).isInstanceOf(ScalarRow.class);
   }
 
+  /**
+   * A loop whose body crosses a code page boundary, as sgemm's does, then a jump to a third page: the interpreter,
+   * which keeps the last two pages, runs it as the instructions one by one do, however often it changes page.
+   */
+  @net.jqwik.api.Example
+  void aLoopAcrossACodePageRunsAsItsInstructions() throws Exception {
+    // Dwords the jump skips: to the place in the page after next where the loop starts in its page.
+    int skipped = 2043;
+    List<Enc> code = new ArrayList<>(List.of(
+        Enc.of(T, Format.SOP1, Operation.S_MOV_B32).sdst(0).ssrc0(128),                // s0 = 0
+        ScalarProperties.movk(T, 1, 5),                                                // s1 = 5
+        Enc.of(T, Format.SOP2, Operation.S_ADD_U32).sdst(0).ssrc0(0).ssrc1(128 + 1),   // the loop, 8 bytes before
+        Enc.of(T, Format.VOP2, Operation.V_ADD_U32).vdst(1).src0(0).src1(256 + 1),     // the page's end
+        Enc.of(T, Format.SOPC, Operation.S_CMP_LT_U32).ssrc0(0).ssrc1(1),              // the next page
+        ScalarProperties.sopp(T, Operation.S_CBRANCH_SCC1, -4),
+        ScalarProperties.sopp(T, Operation.S_BRANCH, skipped)));
+    for (int i = 0; i < skipped; i++) code.add(ScalarProperties.sopp(T, Operation.S_NOP, 0));
+    code.add(ScalarProperties.movk(T, 2, 9)); // two pages on
+    code.add(ScalarProperties.sopp(T, Operation.S_ENDPGM, 0));
+    long base = CODE + (1L << CodeCache.PAGE_SHIFT) - 16;
+    Machine interpreted = machine(3, code, base);
+    Interpreter interpreter = new Interpreter(new CodeCache(T, true, 0), interpreted.memory, interpreted.launch);
+    for (int calls = 0; interpreted.w.status != WaveStatus.DONE; calls++) {
+      assertThat(calls).as("the code ends").isLessThan(100);
+      interpreter.run(interpreted.w, 3); // a few instructions a call: the pages are kept from one call to the next
+    }
+    Machine stepped = machine(3, code, base);
+    CodeCache single = new CodeCache(T);
+    while (stepped.w.status != WaveStatus.DONE) {
+      assertThat(stepped.w.instructions).as("the code ends").isLessThan(1000);
+      single.at(stepped.w.pc, stepped.memory).execute(stepped.w, stepped.cx);
+      stepped.w.instructions++;
+    }
+    assertThat(interpreted.w.s[0]).isEqualTo(5);
+    assertThat(interpreted.w.s[2]).isEqualTo(9);
+    assertThat(interpreted.w.v).isEqualTo(stepped.w.v);
+    assertThat(interpreted.w.s).isEqualTo(stepped.w.s);
+    assertThat(interpreted.w.instructions).isEqualTo(stepped.w.instructions);
+  }
+
   private static Machine machine(long seed, List<Enc> code) throws Exception {
+    return machine(seed, code, CODE);
+  }
+
+  /** A machine with its registers random and {@code code} at {@code base}, where the wave starts. */
+  private static Machine machine(long seed, List<Enc> code, long base) throws Exception {
     Machine m = new Machine(T);
     m.randomize(new Random(seed), 4);
     m.w.setS64(10, Machine.MEM);
-    long at = CODE;
+    long at = base;
     for (Enc e : code) {
       byte[] b = e.bytes();
       m.memory.write(at, b, 0, b.length);
       at += b.length;
     }
-    m.w.pc = CODE;
+    m.w.pc = base;
     return m;
   }
 }
