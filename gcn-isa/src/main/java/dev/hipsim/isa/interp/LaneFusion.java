@@ -375,6 +375,8 @@ final class LaneFusion {
     private final java.util.BitSet scalarWritten = new java.util.BitSet(Wave.SGPR_SLOTS);
     /** The SGPRs the run's scalar instructions read or write: later steps may not write them as lane masks. */
     private final java.util.BitSet scalarTouched = new java.util.BitSet(Wave.SGPR_SLOTS);
+    /** The SGPRs the run's scalar instructions read: a lane mask there is read after the lane loop. */
+    private final java.util.BitSet scalarRead = new java.util.BitSet(Wave.SGPR_SLOTS);
     /** The run's scalar instructions, as indices into {@link #instructions}. */
     private final List<Integer> scalarInstructions = new ArrayList<>();
     /** Whether the run has ended with an instruction that writes EXEC (nothing may follow it). */
@@ -510,6 +512,7 @@ final class LaneFusion {
         if (!scalarOperand(op.kdst, dwords, reads)) return false;
       }
       scalarWritten.or(writes);
+      scalarRead.or(reads);
       scalarTouched.or(reads);
       scalarTouched.or(writes);
       scalarInstructions.add(instructions.size());
@@ -673,8 +676,9 @@ final class LaneFusion {
       for (int i = 0; i < widths.length; i++) widths[i] = scalarWidths.get(i);
       // Only the lane masks the wave can still read are written: a step's mask output is dropped when later steps
       // of the run write both its registers, when it goes to the null register, and when the wave ends after the
-      // run. The step still computes its lane's bit for the steps of the run that read it. (The outputs kept are
-      // written in step order, so a later one that covers half of an earlier one's pair wins that half.)
+      // run, unless a scalar instruction of the run reads it (those run after the lane loop, from the registers).
+      // The step still computes its lane's bit for the steps of the run that read it. (The outputs kept are written
+      // in step order, so a later one that covers half of an earlier one's pair wins that half.)
       List<Dst> live = new ArrayList<>();
       List<Step> kept = new ArrayList<>(steps.size());
       for (int i = 0; i < steps.size(); i++) {
@@ -684,7 +688,8 @@ final class LaneFusion {
           continue;
         }
         Dst d = maskOutputs.get(s.maskOut());
-        boolean read = !endsWave && d.index >= 0 && (maskWriter[d.index] == i || maskWriter[d.index + 1] == i);
+        boolean readAfter = !endsWave || (d.index >= 0 && !scalarRead.get(d.index, d.index + 2).isEmpty());
+        boolean read = readAfter && d.index >= 0 && (maskWriter[d.index] == i || maskWriter[d.index + 1] == i);
         int out = -1;
         if (read) {
           out = live.size();

@@ -238,6 +238,41 @@ class LaneFusionProperties {
   }
 
   /**
+   * A run that ends the wave (a store, then {@code s_endpgm}) with a scalar instruction that reads a lane mask the
+   * run wrote: the mask is written back for it, though nothing reads a register after the wave ends. (Found by the
+   * property above: {@code s_min_u32 s10, vcc_lo, ...} read a VCC the run had not written back, and set SCC from it.)
+   */
+  @Test
+  void aScalarInstructionReadsTheLaneMaskOfARunThatEndsTheWave() throws Exception {
+    Target t = Target.GFX90A;
+    List<Enc> code = List.of(
+        Enc.of(t, Format.VOPC, Operation.V_CMP_GT_U32).src0(0).src1(256 + 1),          // VCC
+        Enc.of(t, Format.VOP2, Operation.V_ADD_U32).vdst(2).src0(1).src1(256 + 2),
+        Enc.of(t, Format.SOP2, Operation.S_MIN_U32).sdst(10).ssrc0(106).ssrc1(3),       // reads vcc_lo, sets SCC
+        Enc.of(t, Format.GLOBAL, Operation.GLOBAL_STORE_DWORD).flat(GLOBAL_OFFSETS, 2, GLOBAL_BASE, 0),
+        ScalarProperties.sopp(t, Operation.S_ENDPGM, 0));
+    for (long seed = 0; seed < 16; seed++) {
+      Machine fused = machine(t, seed, code);
+      Machine single = machine(t, seed, code);
+      fused.w.mode = 0;
+      single.w.mode = 0;
+      CodeCache fusing = new CodeCache(t, true, 0);
+      WordPagesMemory fusedMemory = memory(fused, seed);
+      WordPagesMemory singleMemory = memory(single, seed);
+      String fault = run(single, new CodeCache(t, false), singleMemory);
+      assertThat(run(fused, fusing, fusedMemory)).isEqualTo(fault);
+      Op first = withoutBranch(fusing.page(CODE >>> CodeCache.PAGE_SHIFT)[CodeCache.slot(CODE)]);
+      assertThat(first).isInstanceOf(FusedRun.class);
+      assertThat(((FusedRun) first).runsScalars()).isTrue();
+      if (fault != null) continue;
+      String listing = listing(single, code);
+      assertThat(fused.w.s).as(listing).isEqualTo(single.w.s);
+      assertThat(fused.w.scc).as(listing).isEqualTo(single.w.scc);
+      assertThat(fusedMemory.contents()).as(listing).isDeepEqualTo(singleMemory.contents());
+    }
+  }
+
+  /**
    * A loop whose head is inside the run that starts before the loop: once the branch back has been seen, the head
    * starts a run of its own, and the loop's later iterations run fused from there.
    */
