@@ -31,6 +31,8 @@ public final class GpuVm implements GpuMemory {
   public static final String MISALIGNED_ATOMIC = "Misaligned atomic access";
 
   private static final int TLB_BITS = 12;
+  /** Pages a walk caches at most when the PTE's fragment covers them ({@link #fillFragment}): an aligned 32 KiB. */
+  static final int FRAGMENT_FILL_PAGES = 8;
   private static final int OFFSET_MASK = (int) Pte.PAGE_SIZE - 1;
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(TlbEntry[].class);
 
@@ -163,11 +165,40 @@ public final class GpuVm implements GpuMemory {
     if (page == null) throw new GpuMemoryFault(address, kind, GpuMemoryFault.PAGE_NOT_PRESENT);
     long vpn = address >>> Pte.PAGE_SHIFT;
     TlbEntry e = new TlbEntry(vpn, pte, page);
-    int slot = slot(vpn);
+    install(e, gen);
+    fillFragment(vpn, pte, gen);
+    return e;
+  }
+
+  /**
+   * Caches the translations of the other pages of {@code vpn}'s group of {@link #FRAGMENT_FILL_PAGES} that its PTE's
+   * fragment covers, as the hardware's TLB holds one translation for a whole fragment: the aligned block of 2^f
+   * pages the fragment field names is physically contiguous, with the same flags, so their PTEs follow from this
+   * one without walking. A kernel streaming through a buffer then walks once per group instead of once per page
+   * (vector add of 4M elements: 12288 walks a dispatch). Pages the TLB holds already are left as they are.
+   */
+  private void fillFragment(long vpn, long pte, long gen) {
+    int fragment = Pte.fragmentOf(pte);
+    if (fragment == 0 || (pte & Pte.SYSTEM) != 0) return;
+    long blockFirst = vpn & -(1L << fragment);
+    long first = Math.max(blockFirst, vpn & -FRAGMENT_FILL_PAGES);
+    long last = Math.min(blockFirst + (1L << fragment) - 1, (vpn & -FRAGMENT_FILL_PAGES) + FRAGMENT_FILL_PAGES - 1);
+    for (long n = first; n <= last; n++) {
+      if (n == vpn) continue;
+      TlbEntry held = tlb[slot(n)];
+      if (held != null && held.vpn == n) continue;
+      long neighbour = pte + ((n - vpn) << Pte.PAGE_SHIFT);
+      PageBacking page = physicalPage(neighbour);
+      if (page == null) return;
+      install(new TlbEntry(n, neighbour, page), gen);
+    }
+  }
+
+  private void install(TlbEntry e, long gen) {
+    int slot = slot(e.vpn);
     SLOT.setVolatile(tlb, slot, e);
     // An unmap that raced with this walk must not leave its stale translation cached.
     if (generation.get() != gen) SLOT.compareAndSet(tlb, slot, e, null);
-    return e;
   }
 
   private PageBacking physicalPage(long pte) {
