@@ -5,31 +5,49 @@ import dev.hipsim.elf.ElfFormatException;
 import dev.hipsim.elf.ElfSymbol;
 import dev.hipsim.elf.SectionHeader;
 import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.dispatch.DispatchException;
+import dev.hipsim.isa.dispatch.DispatchGeometry;
+import dev.hipsim.isa.dispatch.DispatchPacket;
+import dev.hipsim.isa.dispatch.KernelDescriptor;
+import dev.hipsim.isa.exec.KernelLaunch;
 import dev.hipsim.isa.exec.Wave;
+import dev.hipsim.isa.exec.WaveSetup;
+import dev.hipsim.isa.exec.Workgroup;
 import dev.hipsim.isa.fp.FpMode;
 import dev.hipsim.isa.mem.FlatMemory;
 import dev.hipsim.isa.mem.GpuMemoryFault;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.function.BooleanSupplier;
 
 /**
  * A rehearsal of a code object's code before its first dispatch, on a thread with time to spare: every instruction
- * decoded and compiled, every run of fusible instructions planned and generated, and each run's generated code
- * called a few times on zeros so that the JIT compiles it. The work is done on a code cache of its own, at the code
- * object's own addresses, and thrown away; what stays is what does not depend on where the code is loaded: the
- * generated classes, which {@link LaneCodeGen} hands out again for the same bytecode, and the JIT's compiled code of
- * the decoder, the op compiler and the planner. The first dispatch then finds its runs generated and compiled.
+ * decoded and compiled, every run of fusible instructions planned and generated, each run's generated code called a
+ * few times on zeros so that the JIT compiles it, and each op executed a few dozen times by an interpreter on a wave
+ * set up as a dispatch's, in a memory of zeros. The work is done on a code cache of its own, at the code object's
+ * own addresses, and thrown away; what stays is what does not depend on where the code is loaded: the generated
+ * classes, which {@link LaneCodeGen} hands out again for the same bytecode, and the JIT's compiled code of the
+ * decoder, the op compiler, the planner and the interpreter's paths the code takes. The first dispatch then finds
+ * its runs generated and compiled, and runs its ops in compiled code from its first waves.
  *
  * <p>On a cold JVM the first workgroup of a dispatch did all of this itself, in the JVM's bytecode interpreter: for
  * a 256² SGEMM, 9-26 ms compiling instructions and 6-13 ms generating runs, part of the 24-32 ms its first
  * workgroup took against 0.7 ms for each later one.
  *
- * <p>Nothing here changes what any instruction does: a run generated at the dispatch from the same plan gets the
- * same class, and any other run is generated as before.
+ * <p>Nothing here changes what any instruction does or any memory but the rehearsal's own: a run generated at the
+ * dispatch from the same plan gets the same class, and any other run is generated as before.
  */
 public final class Rehearsal {
   /** Calls of each run's generated code: past the JIT's threshold for these classes (hipsim_jvm.c). */
   static final int CALLS = 6;
+  /**
+   * Executions of each op by an interpreter on a wave set up as a dispatch's ({@link #execute}): enough for the
+   * methods many instructions share (a scalar ALU family's, the interpreter's loop, the wave's set-up) to pass the
+   * JIT's threshold of about 200 calls over a kernel's few dozen instructions.
+   */
+  static final int EXECUTIONS = 32;
+  /** Executions of ops the rehearsals began since the process started, failed ones included (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong EXECUTED = new java.util.concurrent.atomic.AtomicLong();
   /** The code the JIT's warm-up covers at most, in bytes: a library's code object may hold megabytes. */
   public static final int MAX_BYTES = 64 * 1024;
 
@@ -38,6 +56,11 @@ public final class Rehearsal {
   private final long[] masks = new long[LaneFusion.MAX_MASKS];
   private final int[] lds = new int[LDS_BYTES / 4];
   private final FlatMemory zeros = new FlatMemory(0, ZERO_BYTES);
+  /** The wave {@link #execute} runs ops on, alone in its workgroup, and the dispatch it is set up for. */
+  private final Workgroup group = Workgroup.standalone(1, LDS_BYTES);
+  private final KernelLaunch launch = zeroLaunch();
+  /** The interpreter of the code being walked, on the zeros ({@link #execute}); made with the walk's cache. */
+  private Interpreter interpreter;
   /** Runs generated so far. */
   private int runs;
   private final long[][] storeAddresses = new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES];
@@ -121,6 +144,7 @@ public final class Rehearsal {
       return 0; // cannot happen: the memory is made for the code
     }
     CodeCache cache = new CodeCache(target, true, 0);
+    interpreter = new Interpreter(cache, zeros, launch);
     long[] entries = code.entries();
     int nextEntry = 0;
     for (long pc = address; pc < end; ) {
@@ -161,6 +185,7 @@ public final class Rehearsal {
       } catch (GpuMemoryFault | RuntimeException e) {
         return 4;
       }
+      execute(pc);
       Op joined = op instanceof BranchTail tail ? tail.head() : op;
       if (joined instanceof FusedRun run) {
         exercise(run.allLanes());
@@ -168,6 +193,46 @@ public final class Rehearsal {
       }
     }
     return Math.max(4, op.size);
+  }
+
+  /**
+   * Executes the op at {@code pc} {@link #EXECUTIONS} times as a dispatch would: the wave set up afresh each time
+   * ({@link WaveSetup}) with zero scalar registers and the work-item IDs in v0, then one step of the interpreter. Every
+   * address the op computes is then near zero, in the memory of zeros, and in the LDS. The first dispatch otherwise
+   * runs these paths in the JVM's bytecode interpreter until the JIT compiles them: 28% of the workers' samples of a
+   * cold 1M-element reduction. An op that cannot run so (a fault, a wait, a dispatch packet field it reads) stops at
+   * its first failure: the rest is only a rehearsal.
+   */
+  private void execute(long pc) {
+    Wave w = group.wave(0);
+    for (int i = 0; i < EXECUTIONS; i++) {
+      try {
+        WaveSetup.initialize(w, launch, group, 0);
+        w.pc = pc;
+        EXECUTED.incrementAndGet();
+        interpreter.run(w, 1);
+      } catch (DispatchException | RuntimeException e) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * A dispatch of one 64-lane workgroup whose descriptor asks for nothing but the work-item ID in v0 (and 32 VGPRs):
+   * every scalar register starts at zero. Its packet, kernarg segment and queue lie in the memory of zeros.
+   */
+  private static KernelLaunch zeroLaunch() {
+    ByteBuffer kd = ByteBuffer.allocate(KernelDescriptor.SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    kd.putInt(48, 3); // compute_pgm_rsrc1: four VGPR granules (32 registers on gfx90a), zeroed at each set-up
+    KernelDescriptor descriptor = KernelDescriptor.parse(kd);
+    DispatchPacket packet = new DispatchPacket(DispatchPacket.TYPE_KERNEL_DISPATCH, 1, Wave.LANES, 1, 1, Wave.LANES,
+        1, 1, 0, 0, ZERO_BYTES / 2, ZERO_BYTES / 4, 0);
+    try {
+      return new KernelLaunch("(rehearsal)", packet, ZERO_BYTES / 8, ZERO_BYTES / 16, 0, descriptor,
+          DispatchGeometry.of(packet, Wave.LANES), 0, 0, 0, false, false, 2L << 48, 1L << 48, new int[0]);
+    } catch (DispatchException e) {
+      throw new IllegalStateException("the rehearsal's dispatch is malformed", e);
+    }
   }
 
   /** Calls generated code on zeros: every lane, registers, scalars, masks, LDS and the memory its loads read. */

@@ -56,6 +56,43 @@ class RehearsalTest {
     assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get()).isEqualTo(before);
   }
 
+  /**
+   * Each op the walk compiles is executed {@link Rehearsal#EXECUTIONS} times on a wave set up as a dispatch's, so
+   * that the interpreter's paths are compiled by the JIT before the first dispatch; a branch to itself runs one step
+   * each time, not forever.
+   */
+  @Test
+  void executesEachOpAsADispatchWould() {
+    byte[] loop = ScalarProperties.sopp(Target.GFX90A, dev.hipsim.isa.decode.Operation.S_BRANCH, -1).bytes();
+    assertThat(executions(loop)).isEqualTo(Rehearsal.EXECUTIONS);
+    assertThat(executions(words(0xbf810000))).as("s_endpgm").isEqualTo(Rehearsal.EXECUTIONS);
+  }
+
+  /**
+   * An op that cannot run on the rehearsal's zeros stops at its first failure, and the walk goes on: here a scalar
+   * load from 1 MiB (past the zeros), tried once, then a branch to itself, executed as often as any op (whether the
+   * walk compiles the two as one op or not).
+   */
+  @Test
+  void anOpThatFaultsIsNotExecutedAgain() {
+    ByteArrayOutputStream code = new ByteArrayOutputStream();
+    code.writeBytes(words(0xc0020000, 0x000fffff)); // s_load_dword s0, s[0:1], 0xfffff
+    code.writeBytes(ScalarProperties.sopp(Target.GFX90A, dev.hipsim.isa.decode.Operation.S_BRANCH, -1).bytes());
+    assertThat(executions(code.toByteArray())).isEqualTo(Rehearsal.EXECUTIONS + 1);
+  }
+
+  private static long executions(byte[] code) {
+    long before = Rehearsal.EXECUTED.get();
+    Rehearsal.rehearse(Target.GFX90A, code, 0x1000, () -> false);
+    return Rehearsal.EXECUTED.get() - before;
+  }
+
+  private static byte[] words(int... words) {
+    ByteBuffer b = ByteBuffer.allocate(4 * words.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (int w : words) b.putInt(w);
+    return b.array();
+  }
+
   /** A branch into a 64-bit encoding that the end of the code cuts off: the walk ends. */
   @Test
   void aBranchIntoACutOffEncodingEndsTheWalk() {
