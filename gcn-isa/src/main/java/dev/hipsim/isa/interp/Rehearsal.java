@@ -19,6 +19,7 @@ import dev.hipsim.isa.mem.GpuMemoryFault;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.function.BooleanSupplier;
+import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
 
 /**
  * A rehearsal of a code object's code before its first dispatch, on a thread with time to spare: every instruction
@@ -61,6 +62,8 @@ public final class Rehearsal {
   private final KernelLaunch launch = zeroLaunch();
   /** The interpreter of the code being walked, on the zeros ({@link #execute}); made with the walk's cache. */
   private Interpreter interpreter;
+  /** Where the walk compiled an op, in its order: executed after the walk ({@link #execute}). */
+  private final LongArrayList compiled = new LongArrayList();
   /** Runs generated so far. */
   private int runs;
   private final long[][] storeAddresses = new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES];
@@ -169,12 +172,18 @@ public final class Rehearsal {
         found = true;
       }
     }
+    // The ops are executed once every run is generated: when a launch comes before the end, it finds its kernel's
+    // runs ready rather than half of them and half of the ops executed.
+    for (int i = 0; i < compiled.size(); i++) {
+      if (stop.getAsBoolean()) return runs;
+      execute(compiled.get(i));
+    }
     return runs;
   }
 
   /**
-   * Compiles the op at {@code pc} unless one is there, calling a run's generated code; returns the bytes the op
-   * covers (4 for what cannot be decoded).
+   * Compiles the op at {@code pc} unless one is there, calling a run's generated code, and notes it for {@link
+   * #execute}; returns the bytes the op covers (4 for what cannot be decoded).
    */
   private int compile(CodeCache cache, long pc, FlatMemory memory) {
     Op[] page = cache.page(pc >>> CodeCache.PAGE_SHIFT);
@@ -185,7 +194,7 @@ public final class Rehearsal {
       } catch (GpuMemoryFault | RuntimeException e) {
         return 4;
       }
-      execute(pc);
+      compiled.add(pc);
       Op joined = op instanceof BranchTail tail ? tail.head() : op;
       if (joined instanceof FusedRun run) {
         exercise(run.allLanes());
