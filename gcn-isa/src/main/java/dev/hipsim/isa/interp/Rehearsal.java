@@ -47,6 +47,11 @@ public final class Rehearsal {
    * JIT's threshold of about 200 calls over a kernel's few dozen instructions.
    */
   static final int EXECUTIONS = 32;
+  /**
+   * Executions of the ops of one class at most per rehearsal: past the JIT's threshold, more of them only spend the
+   * time of the program's host code (a library's code object holds thousands of scalar ALU instructions).
+   */
+  static final int EXECUTIONS_PER_CLASS = 512;
   /** Executions of ops the rehearsals began since the process started, failed ones included (for tests). */
   static final java.util.concurrent.atomic.AtomicLong EXECUTED = new java.util.concurrent.atomic.AtomicLong();
   /** The code the JIT's warm-up covers at most, in bytes: a library's code object may hold megabytes. */
@@ -62,8 +67,11 @@ public final class Rehearsal {
   private final KernelLaunch launch = zeroLaunch();
   /** The interpreter of the code being walked, on the zeros ({@link #execute}); made with the walk's cache. */
   private Interpreter interpreter;
-  /** Where the walk compiled an op, in its order: executed after the walk ({@link #execute}). */
+  /** The ops the walk compiled and where, in its order: executed after the walk ({@link #execute}). */
+  private final java.util.List<Op> compiledOps = new java.util.ArrayList<>();
   private final LongArrayList compiled = new LongArrayList();
+  /** Executions begun so far per op class ({@link #EXECUTIONS_PER_CLASS}). */
+  private final java.util.Map<Class<?>, int[]> executionsByClass = new java.util.HashMap<>();
   /** Runs generated so far. */
   private int runs;
   private final long[][] storeAddresses = new long[LaneFusion.MAX_GLOBAL_STORES][Wave.LANES];
@@ -176,7 +184,7 @@ public final class Rehearsal {
     // runs ready rather than half of them and half of the ops executed.
     for (int i = 0; i < compiled.size(); i++) {
       if (stop.getAsBoolean()) return runs;
-      execute(compiled.get(i));
+      execute(compiledOps.get(i), compiled.get(i));
     }
     return runs;
   }
@@ -194,6 +202,7 @@ public final class Rehearsal {
       } catch (GpuMemoryFault | RuntimeException e) {
         return 4;
       }
+      compiledOps.add(op);
       compiled.add(pc);
       Op joined = op instanceof BranchTail tail ? tail.head() : op;
       if (joined instanceof FusedRun run) {
@@ -205,16 +214,18 @@ public final class Rehearsal {
   }
 
   /**
-   * Executes the op at {@code pc} {@link #EXECUTIONS} times as a dispatch would: the wave set up afresh each time
+   * Executes {@code op}, at {@code pc}, {@link #EXECUTIONS} times (fewer once its class had {@link
+   * #EXECUTIONS_PER_CLASS}) as a dispatch would: the wave set up afresh each time
    * ({@link WaveSetup}) with zero scalar registers and the work-item IDs in v0, then one step of the interpreter. Every
    * address the op computes is then near zero, in the memory of zeros, and in the LDS. The first dispatch otherwise
    * runs these paths in the JVM's bytecode interpreter until the JIT compiles them: 28% of the workers' samples of a
    * cold 1M-element reduction. An op that cannot run so (a fault, a wait, a dispatch packet field it reads) stops at
    * its first failure: the rest is only a rehearsal.
    */
-  private void execute(long pc) {
+  private void execute(Op op, long pc) {
+    int[] count = executionsByClass.computeIfAbsent(op.getClass(), c -> new int[1]);
     Wave w = group.wave(0);
-    for (int i = 0; i < EXECUTIONS; i++) {
+    for (int i = 0; i < EXECUTIONS && count[0] < EXECUTIONS_PER_CLASS; i++, count[0]++) {
       try {
         WaveSetup.initialize(w, launch, group, 0);
         w.pc = pc;

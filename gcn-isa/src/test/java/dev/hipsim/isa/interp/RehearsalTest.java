@@ -81,6 +81,15 @@ class RehearsalTest {
     assertThat(executions(code.toByteArray())).isEqualTo(Rehearsal.EXECUTIONS + 1);
   }
 
+  /** Ops of one class are executed {@link Rehearsal#EXECUTIONS_PER_CLASS} times at most: here 40 s_endpgm. */
+  @Test
+  void opsOfOneClassAreExecutedABoundedNumberOfTimes() {
+    int[] endpgm = new int[40];
+    java.util.Arrays.fill(endpgm, 0xbf810000);
+    assertThat(endpgm.length * Rehearsal.EXECUTIONS).isGreaterThan(Rehearsal.EXECUTIONS_PER_CLASS);
+    assertThat(executions(words(endpgm))).isEqualTo(Rehearsal.EXECUTIONS_PER_CLASS);
+  }
+
   private static long executions(byte[] code) {
     long before = Rehearsal.EXECUTED.get();
     Rehearsal.rehearse(Target.GFX90A, code, 0x1000, () -> false);
