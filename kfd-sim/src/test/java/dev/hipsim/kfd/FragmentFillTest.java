@@ -8,18 +8,25 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A page-table walk caches the translations of the pages its PTE's fragment covers, up to an aligned group of
- * eight: a streaming kernel walks once per group. The translations it caches are as exact as walked ones, and an
- * unmap drops them with the rest.
+ * eight, whose frames hold data already: a kernel streaming through a buffer the host wrote walks once per group.
+ * The translations it caches are as exact as walked ones, an unmap drops them with the rest, and a frame nothing
+ * touched is never backed by a neighbour's walk.
  */
 class FragmentFillTest {
   private static final int PAGE = 4096;
-  private static final int FLAGS = AllocFlags.VRAM | AllocFlags.WRITABLE;
+  private static final int FLAGS = AllocFlags.VRAM | AllocFlags.WRITABLE | AllocFlags.PUBLIC;
+
+  /** Writes every page of the buffer through the host's mapping (as hipMemcpy does), which backs its frames. */
+  private static void hostFill(Rig rig, long va, int pages) throws Exception {
+    for (int p = 0; p < pages; p++) rig.process.hostMemory().store32(va + (long) p * PAGE + 8, -p);
+  }
 
   @Test
   void aWalkCachesTheRestOfItsAlignedGroupOfEightPages() throws Exception {
     try (Rig rig = new Rig(64L << 20)) {
       long va = 0x50_0000_0000L;
       rig.mapped(va, 64 * PAGE, FLAGS);
+      hostFill(rig, va, 64);
       long before = rig.vm.walks();
       for (int p = 0; p < 64; p++) rig.vm.store32(va + (long) p * PAGE + 12, p);
       assertThat(rig.vm.walks() - before).as("one walk per group of eight pages").isEqualTo(8);
@@ -33,6 +40,7 @@ class FragmentFillTest {
     try (Rig rig = new Rig(64L << 20)) {
       long va = 0x50_0000_0000L;
       rig.mapped(va, 16 * PAGE, FLAGS);
+      hostFill(rig, va, 16);
       long before = rig.vm.walks();
       for (int p = 13; p >= 0; p--) rig.vm.store64(va + (long) p * PAGE, p * 3L);
       assertThat(rig.vm.walks() - before).isEqualTo(2);
@@ -45,6 +53,7 @@ class FragmentFillTest {
     try (Rig rig = new Rig(64L << 20)) {
       long va = 0x50_0000_0000L;
       long h = rig.mapped(va, 8 * PAGE, FLAGS);
+      hostFill(rig, va, 8);
       rig.vm.store32(va, 7); // caches the seven pages after it
       rig.process.unmapMemoryFromGpu(h, rig.gpu);
       for (int p = 0; p < 8; p++) {
@@ -61,12 +70,28 @@ class FragmentFillTest {
       // Three pages: fragments of two pages and one page, so a walk of the first covers the second only.
       long va = 0x50_0000_0000L;
       rig.mapped(va, 3 * PAGE, FLAGS);
+      hostFill(rig, va, 3);
       long before = rig.vm.walks();
       for (int p = 0; p < 3; p++) rig.vm.store32(va + (long) p * PAGE, p + 1);
       assertThat(rig.vm.walks() - before).isEqualTo(2);
       for (int p = 0; p < 3; p++) assertThat(rig.vm.load32(va + (long) p * PAGE)).isEqualTo(p + 1);
       // The page after the buffer is not mapped: no walk cached a translation for it.
       assertThatThrownBy(() -> rig.vm.load32(va + 3L * PAGE)).isInstanceOf(GpuMemoryFault.class);
+    }
+  }
+
+  @Test
+  void aWalkNeitherCachesNorBacksPagesNothingTouched() throws Exception {
+    try (Rig rig = new Rig(64L << 20)) {
+      long va = 0x50_0000_0000L;
+      rig.mapped(va, 64 * PAGE, FLAGS);
+      long backed = rig.device.vram().backedPages();
+      long before = rig.vm.walks();
+      rig.vm.store32(va + 4 * PAGE, 1);
+      assertThat(rig.device.vram().backedPages() - backed).as("the page stored to, alone").isEqualTo(1);
+      for (int p = 0; p < 8; p++) rig.vm.store32(va + (long) p * PAGE, p);
+      assertThat(rig.vm.walks() - before).as("one walk per page first touched").isEqualTo(8);
+      for (int p = 0; p < 8; p++) assertThat(rig.vm.load32(va + (long) p * PAGE)).isEqualTo(p);
     }
   }
 }

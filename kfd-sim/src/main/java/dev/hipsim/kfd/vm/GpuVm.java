@@ -175,7 +175,8 @@ public final class GpuVm implements GpuMemory {
    * fragment covers, as the hardware's TLB holds one translation for a whole fragment: the aligned block of 2^f
    * pages the fragment field names is physically contiguous, with the same flags, so their PTEs follow from this
    * one without walking. A kernel streaming through a buffer then walks once per group instead of once per page
-   * (vector add of 4M elements: 12288 walks a dispatch). Pages the TLB holds already are left as they are.
+   * (vector add of 4M elements: 12288 walks a dispatch). Pages the TLB holds already, and pages whose frames hold
+   * no data yet, are left as they are.
    */
   private void fillFragment(long vpn, long pte, long gen) {
     int fragment = Pte.fragmentOf(pte);
@@ -188,9 +189,12 @@ public final class GpuVm implements GpuMemory {
       TlbEntry held = tlb[slot(n)];
       if (held != null && held.vpn == n) continue;
       long neighbour = pte + ((n - vpn) << Pte.PAGE_SHIFT);
-      PageBacking page = physicalPage(neighbour);
-      if (page == null) return;
-      install(new TlbEntry(n, neighbour, page), gen);
+      long frame = (neighbour & Pte.ADDRESS_MASK) >>> Pte.PAGE_SHIFT;
+      // Only frames that hold data already: backing a frame is for the access that touches it, so that memory the
+      // program never touches costs nothing (sparse writes would otherwise back eight frames each).
+      long[] words = frame < vram.frames() ? vram.pageIfBacked((int) frame) : null;
+      if (words == null) continue;
+      install(new TlbEntry(n, neighbour, new WordPage(words)), gen);
     }
   }
 
