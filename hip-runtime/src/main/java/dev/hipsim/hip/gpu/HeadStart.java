@@ -2,10 +2,12 @@ package dev.hipsim.hip.gpu;
 
 import dev.hipsim.bundle.BundleLocation;
 import dev.hipsim.bundle.FatBinaryFile;
+import dev.hipsim.bundle.OffloadBundle;
 import dev.hipsim.bundle.ReadOptions;
 import dev.hipsim.bundle.target.TargetId;
 import dev.hipsim.elf.ElfFile;
 import dev.hipsim.hip.device.DeviceModel;
+import dev.hipsim.hip.device.ProgramDevices;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.interp.Preload;
 import dev.hipsim.isa.interp.Rehearsal;
@@ -158,32 +160,38 @@ public final class HeadStart {
 
   /**
    * Rehearses the device code {@code program} carries (the process's own executable) for the device {@code device}
-   * names, once it is known (the runtime may still be choosing it from the same file), before the rehearsals of
-   * modules registered later (which find theirs rehearsed). The decoder's tables are readied first ({@link
-   * Preload}). Code objects are taken in the file's order, up to {@link #PROGRAM_BYTES} of code.
+   * names, before the rehearsals of modules registered later (which find theirs rehearsed). The decoder's tables are
+   * readied first ({@link Preload}). Code objects are taken in the file's order, up to {@link #PROGRAM_BYTES} of code.
+   *
+   * <p>{@code named}: whether the device was named (HIPSIM_DEVICE), so that {@code device} answers at once. When it
+   * was not, the runtime is choosing it from the code objects of the same file and its neighbouring libraries
+   * ({@link ProgramDevices}), 30-50 ms of a cold JVM; a bundle of the program with code for the device every choice
+   * prefers settles the choice already, and the rehearsal begins for that device without waiting.
    */
-  public void rehearseProgram(Supplier<Optional<DeviceModel>> device, Path program) {
+  public void rehearseProgram(Supplier<Optional<DeviceModel>> device, Path program, boolean named) {
     submitRehearsal(() -> {
-      DeviceModel model = device.get().orElse(null);
-      if (model == null || launched) return;
-      Target target = Target.fromTargetId(model.gcnArchName()).orElse(null);
-      if (target == null) return;
-      Preload.startInBackground(target);
-      TargetId id;
-      try {
-        id = TargetId.parse(model.gcnArchName());
-      } catch (dev.hipsim.bundle.target.EntryIdFormatException e) {
-        return;
-      }
-      int budget = PROGRAM_BYTES;
       try (FatBinaryFile fat = FatBinaryFile.open(program, ReadOptions.DEFAULT)) {
+        DeviceModel model = named ? device.get().orElse(null) : null;
+        if (named && model == null) return; // the configuration failed: the runtime's start reports it
+        Target target = null;
+        TargetId id = null;
+        int budget = PROGRAM_BYTES;
         for (BundleLocation loc : fat.bundles()) {
           if (launched || budget <= 0) return;
           Optional<Rehearsal.Code> code;
           try {
-            code = Rehearsal.Code.of(ElfFile.parse(CodeModule.codeObjectIn(fat.openBundle(loc), id)));
+            OffloadBundle bundle = fat.openBundle(loc);
+            if (target == null) {
+              if (model == null) model = preferredIn(bundle).orElseGet(() -> device.get().orElse(null));
+              if (model == null || launched) return;
+              target = Target.fromTargetId(model.gcnArchName()).orElse(null);
+              if (target == null) return;
+              Preload.startInBackground(target);
+              id = TargetId.parse(model.gcnArchName());
+            }
+            code = Rehearsal.Code.of(ElfFile.parse(CodeModule.codeObjectIn(bundle, id)));
           } catch (dev.hipsim.bundle.BundleFormatException | dev.hipsim.bundle.target.NoCompatibleEntryException
-              | dev.hipsim.elf.ElfFormatException e) {
+              | dev.hipsim.bundle.target.EntryIdFormatException | dev.hipsim.elf.ElfFormatException e) {
             continue; // no code for the device, or none readable: what the program registers is checked then
           }
           if (code.isEmpty()) continue;
@@ -194,5 +202,22 @@ public final class HeadStart {
         // Not a HIP program, or not readable: nothing to rehearse.
       }
     });
+  }
+
+  /** As above, for a device that was named. */
+  public void rehearseProgram(Supplier<Optional<DeviceModel>> device, Path program) {
+    rehearseProgram(device, program, true);
+  }
+
+  /** The device every choice prefers, when {@code bundle} has code for it ({@link ProgramDevices#PREFERENCE}). */
+  private static Optional<DeviceModel> preferredIn(OffloadBundle bundle) {
+    String first = ProgramDevices.PREFERENCE.get(0);
+    for (dev.hipsim.bundle.BundleEntry e : bundle.deviceEntries()) {
+      if (e.parsedId().flatMap(dev.hipsim.bundle.target.EntryId::target).map(TargetId::processor)
+          .filter(first::equals).isPresent()) {
+        return Optional.of(DeviceModel.forName(first));
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -33,7 +33,8 @@ final class HipEntry {
       Future<RuntimeConfig> config = configuration();
       // The program's code is rehearsed while the runtime starts (under a debugger the runtime prepares nothing).
       if (System.getenv().getOrDefault(DebugAgent.ADDRESS_VARIABLE, "").isBlank()) {
-        headStart.rehearseProgram(() -> device(config), Path.of("/proc/self/exe"));
+        headStart.rehearseProgram(() -> device(config), Path.of("/proc/self/exe"),
+            !System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank());
       }
       ApiTable table = ApiTable.standard();
       if (table.hash() != tableHash) {

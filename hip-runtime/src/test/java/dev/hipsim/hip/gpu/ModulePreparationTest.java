@@ -156,6 +156,45 @@ class ModulePreparationTest {
     gpu.shutdown();
   }
 
+  /**
+   * Without a device named, a program whose own code objects include the device every choice prefers (gfx90a) is
+   * rehearsed for it without waiting for the runtime's choice; one without waits for the choice.
+   */
+  @Test
+  void withoutADeviceNamedTheProgramsPreferredDeviceIsNotWaitedFor() throws Exception {
+    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    java.util.function.Supplier<Optional<DeviceModel>> choosing = () -> {
+      try {
+        never.await(); // the runtime's choice, still being made
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Optional.empty();
+    };
+    HeadStart preferred = new HeadStart();
+    preferred.rehearseProgram(choosing, Corpus.root().resolve("gfx90a-v4/vector_add"), false);
+    awaitIdle(preferred);
+    assertThat(preferred.rehearsedCode()).isEqualTo(1);
+
+    // gfx940 code only: the choice decides, once it is made (a choice of gfx90a finds no code to rehearse).
+    HeadStart other = new HeadStart();
+    other.rehearseProgram(() -> Optional.of(DeviceModel.forName("gfx940")),
+        Corpus.root().resolve("gfx940-v5/vector_add"), false);
+    awaitIdle(other);
+    assertThat(other.rehearsedCode()).isEqualTo(1);
+    HeadStart chosenElsewhere = new HeadStart();
+    chosenElsewhere.rehearseProgram(() -> Optional.of(DeviceModel.MI210), Corpus.root().resolve("gfx940-v5/vector_add"),
+        false);
+    awaitIdle(chosenElsewhere);
+    assertThat(chosenElsewhere.rehearsedCode()).isZero();
+    // A device named is taken as named, whatever the program prefers.
+    HeadStart named = new HeadStart();
+    named.rehearseProgram(() -> Optional.of(DeviceModel.MI300X), Corpus.root().resolve("gfx90a-v4/vector_add"), true);
+    awaitIdle(named);
+    assertThat(named.rehearsedCode()).isZero();
+    never.countDown();
+  }
+
   @Test
   void aModuleWithNoCodeForTheDeviceIsReportedByItsFirstUseNotByThePreparation() throws Exception {
     List<String> fatal = new ArrayList<>();
