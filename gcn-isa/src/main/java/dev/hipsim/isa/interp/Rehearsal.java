@@ -4,6 +4,8 @@ import dev.hipsim.elf.ElfFile;
 import dev.hipsim.elf.ElfFormatException;
 import dev.hipsim.elf.ElfSymbol;
 import dev.hipsim.elf.SectionHeader;
+import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.DispatchGeometry;
@@ -137,9 +139,10 @@ public final class Rehearsal {
   }
 
   /**
-   * Walks the code as the dispatches will: from its start, each op compiled where the one before ends (a run, a row
-   * of scalar instructions, an instruction with the no-ops after it), a function's entry starting afresh; then from
-   * every branch target noted on the way that no op starts at yet (a loop's head inside a run found earlier, mostly),
+   * Walks the code as the dispatches will: its loops first ({@link #loops}), then from its start, each op compiled
+   * where the one before ends (a run, a row of scalar instructions, an instruction with the no-ops after it), a
+   * function's entry starting afresh; then from every branch target noted on the way that no op starts at yet (a
+   * loop's head inside a run found earlier, mostly),
    * until there is none. The code's address is its own virtual address: branches are relative, so runs are planned as
    * they will be wherever it is loaded.
    */
@@ -156,6 +159,16 @@ public final class Rehearsal {
     }
     CodeCache cache = new CodeCache(target, true, 0);
     interpreter = new Interpreter(cache, zeros, launch);
+    // Loops first, inner ones before the loops around them: what a dispatch spends its time in is then ready even
+    // when a launch cuts the rehearsal short (a 256² SGEMM launches 150-200 ms into the process, sometimes after 2
+    // of its program's 21 runs).
+    long[] loops = loops(cache, memory, address, end);
+    for (int i = 0; i < loops.length; i += 2) {
+      for (long pc = loops[i]; pc < loops[i + 1]; ) {
+        if (stop.getAsBoolean()) return runs;
+        pc += compile(cache, pc, memory);
+      }
+    }
     long[] entries = code.entries();
     int nextEntry = 0;
     for (long pc = address; pc < end; ) {
@@ -188,6 +201,37 @@ public final class Rehearsal {
     }
     return runs;
   }
+
+  /**
+   * The code's loops, found by decoding it from its start: for each branch back to an address at or before itself
+   * (inside the code), that address and the end of the branch, in the order the branches come.
+   */
+  private static long[] loops(CodeCache cache, FlatMemory memory, long address, long end) {
+    LongArrayList out = new LongArrayList();
+    for (long pc = address; pc < end; ) {
+      Instruction inst;
+      try {
+        inst = cache.decode(pc, memory);
+      } catch (GpuMemoryFault | RuntimeException e) {
+        pc += 4;
+        continue;
+      }
+      if (BRANCHES.contains(inst.operation())) {
+        long target = inst.branchTarget();
+        if (target >= address && target <= pc) {
+          out.add(target);
+          out.add(pc + inst.size());
+        }
+      }
+      pc += Math.max(4, inst.size());
+    }
+    return out.toArray();
+  }
+
+  /** The branches {@link ProgramOps} compiles: to a constant target, taken or not by a condition. */
+  private static final java.util.Set<Operation> BRANCHES = java.util.EnumSet.of(Operation.S_BRANCH,
+      Operation.S_CBRANCH_SCC0, Operation.S_CBRANCH_SCC1, Operation.S_CBRANCH_VCCZ, Operation.S_CBRANCH_VCCNZ,
+      Operation.S_CBRANCH_EXECZ, Operation.S_CBRANCH_EXECNZ);
 
   /**
    * Compiles the op at {@code pc} unless one is there, calling a run's generated code, and notes it for {@link

@@ -90,6 +90,40 @@ class RehearsalTest {
     assertThat(executions(words(endpgm))).isEqualTo(Rehearsal.EXECUTIONS_PER_CLASS);
   }
 
+  /**
+   * Loops come first: a rehearsal a launch stops after its first op has generated the run at the loop's head, not the
+   * run the code starts with. Rehearsing the loop alone afterwards defines nothing new.
+   */
+  @Test
+  void aLoopIsRehearsedBeforeTheCodeBeforeIt() {
+    int[] before = {0x2202009f, 0x7e060203}; // v_ashrrev_i32 v1, 31, v0; v_mov_b32 v3, s3
+    int[] body = {0x68000000, 0x68020201}; // v_add_u32 v0, s0, v0; v_add_u32 v1, s1, v1
+    byte[] back = ScalarProperties.sopp(Target.GFX90A, dev.hipsim.isa.decode.Operation.S_CBRANCH_SCC0, -3).bytes();
+    byte[] end = words(0xbf810000); // s_endpgm
+    ByteArrayOutputStream code = new ByteArrayOutputStream();
+    code.writeBytes(words(before));
+    code.writeBytes(words(body));
+    code.writeBytes(back);
+    code.writeBytes(end);
+    LaneCodeGen.forgetDefined();
+    int[] asked = {0};
+    assertThat(Rehearsal.rehearse(Target.GFX90A, code.toByteArray(), 0x1000, () -> asked[0]++ > 0)).isEqualTo(1);
+
+    ByteArrayOutputStream loop = new ByteArrayOutputStream();
+    loop.writeBytes(words(body));
+    loop.writeBytes(back);
+    loop.writeBytes(end);
+    long defined = LaneCodeGen.DEFINED_FOR_FULL_EXEC.get();
+    assertThat(Rehearsal.rehearse(Target.GFX90A, loop.toByteArray(), 0x8000, () -> false)).isEqualTo(1);
+    assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get()).as("the loop's run was defined first").isEqualTo(defined);
+
+    ByteArrayOutputStream start = new ByteArrayOutputStream();
+    start.writeBytes(words(before));
+    start.writeBytes(end);
+    Rehearsal.rehearse(Target.GFX90A, start.toByteArray(), 0x9000, () -> false);
+    assertThat(LaneCodeGen.DEFINED_FOR_FULL_EXEC.get()).as("the start's run was not").isEqualTo(defined + 1);
+  }
+
   private static long executions(byte[] code) {
     long before = Rehearsal.EXECUTED.get();
     Rehearsal.rehearse(Target.GFX90A, code, 0x1000, () -> false);
