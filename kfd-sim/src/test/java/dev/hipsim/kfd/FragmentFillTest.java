@@ -16,17 +16,23 @@ class FragmentFillTest {
   private static final int PAGE = 4096;
   private static final int FLAGS = AllocFlags.VRAM | AllocFlags.WRITABLE | AllocFlags.PUBLIC;
 
-  /** Writes every page of the buffer through the host's mapping (as hipMemcpy does), which backs its frames. */
-  private static void hostFill(Rig rig, long va, int pages) throws Exception {
-    for (int p = 0; p < pages; p++) rig.process.hostMemory().store32(va + (long) p * PAGE + 8, -p);
+  private static final long VA = 0x50_0000_0000L;
+
+  /**
+   * Maps a buffer of {@code pages} at {@link #VA} and writes every page through the host's mapping (as hipMemcpy
+   * does), which backs its frames; returns its handle.
+   */
+  private static long filled(Rig rig, int pages) throws Exception {
+    long h = rig.mapped(VA, (long) pages * PAGE, FLAGS);
+    for (int p = 0; p < pages; p++) rig.process.hostMemory().store32(VA + (long) p * PAGE + 8, -p);
+    return h;
   }
 
   @Test
   void aWalkCachesTheRestOfItsAlignedGroupOfEightPages() throws Exception {
     try (Rig rig = new Rig(64L << 20)) {
-      long va = 0x50_0000_0000L;
-      rig.mapped(va, 64 * PAGE, FLAGS);
-      hostFill(rig, va, 64);
+      long va = VA;
+      filled(rig, 64);
       long before = rig.vm.walks();
       for (int p = 0; p < 64; p++) rig.vm.store32(va + (long) p * PAGE + 12, p);
       assertThat(rig.vm.walks() - before).as("one walk per group of eight pages").isEqualTo(8);
@@ -38,9 +44,8 @@ class FragmentFillTest {
   @Test
   void aWalkInTheMiddleOfAGroupCachesThePagesBeforeItToo() throws Exception {
     try (Rig rig = new Rig(64L << 20)) {
-      long va = 0x50_0000_0000L;
-      rig.mapped(va, 16 * PAGE, FLAGS);
-      hostFill(rig, va, 16);
+      long va = VA;
+      filled(rig, 16);
       long before = rig.vm.walks();
       for (int p = 13; p >= 0; p--) rig.vm.store64(va + (long) p * PAGE, p * 3L);
       assertThat(rig.vm.walks() - before).isEqualTo(2);
@@ -51,9 +56,8 @@ class FragmentFillTest {
   @Test
   void anUnmapDropsTheTranslationsAWalkCachedForPagesNeverTouched() throws Exception {
     try (Rig rig = new Rig(64L << 20)) {
-      long va = 0x50_0000_0000L;
-      long h = rig.mapped(va, 8 * PAGE, FLAGS);
-      hostFill(rig, va, 8);
+      long va = VA;
+      long h = filled(rig, 8);
       rig.vm.store32(va, 7); // caches the seven pages after it
       rig.process.unmapMemoryFromGpu(h, rig.gpu);
       for (int p = 0; p < 8; p++) {
@@ -68,9 +72,8 @@ class FragmentFillTest {
   void aGroupStopsAtTheEndOfTheFragmentItsPteNames() throws Exception {
     try (Rig rig = new Rig(64L << 20)) {
       // Three pages: fragments of two pages and one page, so a walk of the first covers the second only.
-      long va = 0x50_0000_0000L;
-      rig.mapped(va, 3 * PAGE, FLAGS);
-      hostFill(rig, va, 3);
+      long va = VA;
+      filled(rig, 3);
       long before = rig.vm.walks();
       for (int p = 0; p < 3; p++) rig.vm.store32(va + (long) p * PAGE, p + 1);
       assertThat(rig.vm.walks() - before).isEqualTo(2);
@@ -83,7 +86,7 @@ class FragmentFillTest {
   @Test
   void aWalkNeitherCachesNorBacksPagesNothingTouched() throws Exception {
     try (Rig rig = new Rig(64L << 20)) {
-      long va = 0x50_0000_0000L;
+      long va = VA;
       rig.mapped(va, 64 * PAGE, FLAGS);
       long backed = rig.device.vram().backedPages();
       long before = rig.vm.walks();
