@@ -17,11 +17,19 @@ import java.util.Optional;
 public record CodeObjectMetadata(MetadataVersion version, Optional<String> target, List<KernelMetadata> kernels,
     List<PrintfFormat> printf, List<GlobalVariable> globals, Map<String, String> otherFields) {
 
+  // Loops, not streams: these run at a program's first launch, where a cold JVM links every lambda it meets.
+
   public Optional<KernelMetadata> kernel(String name) {
-    return kernels.stream().filter(k -> k.name().equals(name)).findFirst();
+    for (KernelMetadata k : kernels) {
+      if (k.name().equals(name)) return Optional.of(k);
+    }
+    return Optional.empty();
   }
 
   public Optional<KernelMetadata> kernelBySymbol(String symbol) {
-    return kernels.stream().filter(k -> k.symbol().equals(symbol)).findFirst();
+    for (KernelMetadata k : kernels) {
+      if (k.symbol().equals(symbol)) return Optional.of(k);
+    }
+    return Optional.empty();
   }
 }

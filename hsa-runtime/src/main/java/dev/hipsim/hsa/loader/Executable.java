@@ -149,17 +149,25 @@ public final class Executable {
     }
     KernelDescriptor kd = KernelDescriptor.parse(image, (int) k.descriptorOffset());
     long entry = k.descriptorOffset() + kd.kernelCodeEntryByteOffset();
-    boolean inCode = co.segments().stream().anyMatch(s -> (s.flags() & PF_X) != 0 && entry >= s.loadOffset()
-        && entry < s.loadOffset() + s.memorySize());
+    // Loops and plain conditions, not streams and lambdas: this runs at a program's first launch, on a cold JVM.
+    boolean inCode = false;
+    for (CodeObject.Segment s : co.segments()) {
+      inCode |= (s.flags() & PF_X) != 0 && entry >= s.loadOffset() && entry < s.loadOffset() + s.memorySize();
+    }
     if (!inCode) {
       throw new CodeObjectException(String.format("kernel %s: kernel_code_entry_byte_offset %d puts its entry at image "
           + "offset 0x%x, outside every executable (PF_X) segment", k.name(), kd.kernelCodeEntryByteOffset(), entry));
     }
-    Optional<KernelMetadata> md = metadata.flatMap(m -> m.kernelBySymbol(k.descriptorSymbol()).or(() -> m.kernel(k.name())));
+    Optional<KernelMetadata> md = Optional.empty();
+    if (metadata.isPresent()) {
+      md = metadata.get().kernelBySymbol(k.descriptorSymbol());
+      if (md.isEmpty()) md = metadata.get().kernel(k.name());
+    }
+    KernelMetadata m = md.orElse(null);
     long kernargSize = kd.kernargSize() != 0 ? Integer.toUnsignedLong(kd.kernargSize())
-        : md.map(KernelMetadata::kernargSegmentSize).orElse(0L);
-    long kernargAlign = Math.max(16, md.map(KernelMetadata::kernargSegmentAlign).orElse(16L));
-    boolean dynamicStack = kd.usesDynamicStack() || md.flatMap(KernelMetadata::usesDynamicStack).orElse(false);
+        : m == null ? 0L : m.kernargSegmentSize();
+    long kernargAlign = Math.max(16, m == null ? 16L : m.kernargSegmentAlign());
+    boolean dynamicStack = kd.usesDynamicStack() || (m != null && m.usesDynamicStack().orElse(false));
     return new ExecutableSymbol.Kernel(k.descriptorSymbol(), k.name(), agent, lco.loadBase() + k.descriptorOffset(),
         kernargSize, kernargAlign, Integer.toUnsignedLong(kd.groupSegmentFixedSize()),
         Integer.toUnsignedLong(kd.privateSegmentFixedSize()), dynamicStack, kd, md, lco);
