@@ -64,18 +64,31 @@ public record KernelMetadata(
     Optional<Dim3> clusterDims,
     Map<String, String> otherFields) {
 
+  // Loops, not streams: every launch asks these, the first on a cold JVM, which links every lambda it meets.
+
   /** The arguments a caller passes (not hidden). */
   public List<KernelArgument> explicitArguments() {
-    return arguments.stream().filter(a -> !a.isHidden()).toList();
+    return arguments(false);
   }
 
   /** The arguments the runtime fills in. */
   public List<KernelArgument> hiddenArguments() {
-    return arguments.stream().filter(KernelArgument::isHidden).toList();
+    return arguments(true);
+  }
+
+  private List<KernelArgument> arguments(boolean hidden) {
+    java.util.ArrayList<KernelArgument> out = new java.util.ArrayList<>(arguments.size());
+    for (KernelArgument a : arguments) {
+      if (a.isHidden() == hidden) out.add(a);
+    }
+    return java.util.Collections.unmodifiableList(out);
   }
 
   /** The first argument of this kind (useful for hidden arguments). */
   public Optional<KernelArgument> argument(ValueKind valueKind) {
-    return arguments.stream().filter(a -> a.valueKind() == valueKind).findFirst();
+    for (KernelArgument a : arguments) {
+      if (a.valueKind() == valueKind) return Optional.of(a);
+    }
+    return Optional.empty();
   }
 }

@@ -1,6 +1,5 @@
 package dev.hipsim.hsa.dispatch;
 
-import dev.hipsim.bundle.metadata.KernelMetadata;
 import dev.hipsim.hsa.HsaException;
 import dev.hipsim.hsa.HsaOptions;
 import dev.hipsim.hsa.HsaStatus;
@@ -57,7 +56,10 @@ public final class Dispatcher {
           + kernel.kernargSegmentSize() + "-byte kernarg segment, " + kernarg.length + " bytes given");
     }
     geometry.validate();
-    long limit = kernel.metadata().map(KernelMetadata::maxFlatWorkgroupSize).filter(m -> m > 0).orElse(1024);
+    long limit = 1024;
+    if (kernel.metadata().isPresent() && kernel.metadata().get().maxFlatWorkgroupSize() > 0) {
+      limit = kernel.metadata().get().maxFlatWorkgroupSize();
+    }
     if (geometry.workgroupSize() > limit) {
       throw new HsaException(HsaStatus.INVALID_ARGUMENT, String.format("kernel %s allows work-groups of at most %d "
           + "work-items; %dx%dx%d = %d requested", kernel.kernelName(), limit, geometry.groupX(), geometry.groupY(),

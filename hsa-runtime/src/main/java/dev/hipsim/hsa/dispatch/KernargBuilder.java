@@ -24,8 +24,11 @@ public final class KernargBuilder {
 
   public KernargBuilder(ExecutableSymbol.Kernel kernel) throws HsaException {
     this.kernel = kernel;
-    this.metadata = kernel.metadata().orElseThrow(() -> new HsaException(HsaStatus.INVALID_ARGUMENT, "kernel "
-        + kernel.kernelName() + " has no metadata, so its argument layout is unknown"));
+    if (kernel.metadata().isEmpty()) {
+      throw new HsaException(HsaStatus.INVALID_ARGUMENT, "kernel " + kernel.kernelName() + " has no metadata, so"
+          + " its argument layout is unknown");
+    }
+    this.metadata = kernel.metadata().get();
     this.explicit = metadata.explicitArguments();
     long size = kernel.kernargSegmentSize();
     for (KernelArgument a : metadata.arguments()) {
@@ -57,7 +60,9 @@ public final class KernargBuilder {
 
   /** Where the hidden arguments start (the kernarg segment's size if there are none). */
   public long hiddenStart() {
-    return metadata.hiddenArguments().stream().mapToLong(KernelArgument::offset).min().orElse(segment.length);
+    long start = segment.length;
+    for (KernelArgument a : metadata.hiddenArguments()) start = Math.min(start, a.offset());
+    return start;
   }
 
   /** Sets explicit argument {@code index} (0-based, metadata order) to exactly its size in bytes. */
