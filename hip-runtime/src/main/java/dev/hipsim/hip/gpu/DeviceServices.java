@@ -63,7 +63,7 @@ public final class DeviceServices implements AutoCloseable {
     HiddenArguments h = HiddenArguments.NONE.withMultigridSync(multigridSync);
     boolean usesHostcall = false;
     boolean usesPrintf = false;
-    List<KernelArgument> hidden = kernel.metadata().map(m -> m.hiddenArguments()).orElse(List.of());
+    List<KernelArgument> hidden = kernel.metadata().isPresent() ? kernel.metadata().get().hiddenArguments() : List.of();
     try {
       for (KernelArgument a : hidden) {
         if (a.valueKind() == ValueKind.HIDDEN_HOSTCALL_BUFFER) {

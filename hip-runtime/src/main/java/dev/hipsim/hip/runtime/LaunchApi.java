@@ -170,8 +170,11 @@ final class LaunchApi implements ApiProvider {
 
   private static void fillFromPointers(HostMemory host, KernargBuilder builder, ExecutableSymbol.Kernel k,
       long params) throws HipException, dev.hipsim.hsa.HsaException {
-    List<KernelArgument> explicit = k.metadata().orElseThrow(() -> new HipException(HipError.INVALID_IMAGE,
-        k.kernelName() + " has no metadata: its arguments cannot be laid out")).explicitArguments();
+    if (k.metadata().isEmpty()) {
+      throw new HipException(HipError.INVALID_IMAGE, k.kernelName() + " has no metadata: its arguments cannot be"
+          + " laid out");
+    }
+    List<KernelArgument> explicit = k.metadata().get().explicitArguments();
     if (!explicit.isEmpty() && params == 0) {
       throw new HipException(HipError.INVALID_VALUE, k.kernelName() + " takes " + explicit.size()
           + " arguments but none were passed");
