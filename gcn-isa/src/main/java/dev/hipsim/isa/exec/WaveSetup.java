@@ -18,10 +18,6 @@ public final class WaveSetup {
   /** Dword 1 flag of the scratch buffer descriptor: SWIZZLE_ENABLE. */
   static final int SWIZZLE_ENABLE = 1 << 31;
 
-  /**
-   * Initialises {@code w} as wave {@code waveInGroup} of workgroup {@code g}, whose scratch slot is already
-   * assigned.
-   */
   /** Work-item IDs 0 to 1023, the most a workgroup has: a one-dimensional wave's v0 is a slice. */
   private static final int[] FLAT_IDS = new int[1024];
 
@@ -29,6 +25,10 @@ public final class WaveSetup {
     for (int i = 0; i < FLAT_IDS.length; i++) FLAT_IDS[i] = i;
   }
 
+  /**
+   * Initialises {@code w} as wave {@code waveInGroup} of workgroup {@code g}, whose scratch slot is already
+   * assigned.
+   */
   public static void initialize(Wave w, KernelLaunch launch, Workgroup g, int waveInGroup) throws DispatchException {
     KernelDescriptor kd = launch.descriptor();
     w.reset(launch.vgprsPerWave(), launch.accumulationOffset());
