@@ -69,9 +69,8 @@ public final class Rehearsal {
   private final KernelLaunch launch = zeroLaunch();
   /** The interpreter of the code being walked, on the zeros ({@link #execute}); made with the walk's cache. */
   private Interpreter interpreter;
-  /** The ops the walk compiled and where, in its order: executed after the walk ({@link #execute}). */
-  private final java.util.List<Op> compiledOps = new java.util.ArrayList<>();
-  private final LongArrayList compiled = new LongArrayList();
+  /** The ops the walk compiled, in its order: executed after the walk ({@link #execute}). */
+  private final java.util.List<Op> compiled = new java.util.ArrayList<>();
   /** Executions begun so far per op class ({@link #EXECUTIONS_PER_CLASS}). */
   private final java.util.Map<Class<?>, int[]> executionsByClass = new java.util.HashMap<>();
   /** Runs generated so far. */
@@ -142,9 +141,8 @@ public final class Rehearsal {
    * Walks the code as the dispatches will: its loops first ({@link #loops}), then from its start, each op compiled
    * where the one before ends (a run, a row of scalar instructions, an instruction with the no-ops after it), a
    * function's entry starting afresh; then from every branch target noted on the way that no op starts at yet (a
-   * loop's head inside a run found earlier, mostly),
-   * until there is none. The code's address is its own virtual address: branches are relative, so runs are planned as
-   * they will be wherever it is loaded.
+   * loop's head inside a run found earlier, mostly), until there is none. The code's address is its own virtual
+   * address: branches are relative, so runs are planned as they will be wherever it is loaded.
    */
   private int walk(Target target, Code code, BooleanSupplier stop) {
     long address = code.address();
@@ -195,9 +193,9 @@ public final class Rehearsal {
     }
     // The ops are executed once every run is generated: when a launch comes before the end, it finds its kernel's
     // runs ready rather than half of them and half of the ops executed.
-    for (int i = 0; i < compiled.size(); i++) {
+    for (Op op : compiled) {
       if (stop.getAsBoolean()) return runs;
-      execute(compiledOps.get(i), compiled.get(i));
+      execute(op);
     }
     return runs;
   }
@@ -246,8 +244,7 @@ public final class Rehearsal {
       } catch (GpuMemoryFault | RuntimeException e) {
         return 4;
       }
-      compiledOps.add(op);
-      compiled.add(pc);
+      compiled.add(op);
       Op joined = op instanceof BranchTail tail ? tail.head() : op;
       if (joined instanceof FusedRun run) {
         exercise(run.allLanes());
@@ -258,21 +255,21 @@ public final class Rehearsal {
   }
 
   /**
-   * Executes {@code op}, at {@code pc}, {@link #EXECUTIONS} times (fewer once its class had {@link
-   * #EXECUTIONS_PER_CLASS}) as a dispatch would: the wave set up afresh each time
-   * ({@link WaveSetup}) with zero scalar registers and the work-item IDs in v0, then one step of the interpreter. Every
-   * address the op computes is then near zero, in the memory of zeros, and in the LDS. The first dispatch otherwise
-   * runs these paths in the JVM's bytecode interpreter until the JIT compiles them: 28% of the workers' samples of a
-   * cold 1M-element reduction. An op that cannot run so (a fault, a wait, a dispatch packet field it reads) stops at
-   * its first failure: the rest is only a rehearsal.
+   * Executes {@code op} {@link #EXECUTIONS} times (fewer once its class had {@link #EXECUTIONS_PER_CLASS}) as a
+   * dispatch would: the wave set up afresh each time ({@link WaveSetup}) with zero scalar registers and the work-item
+   * IDs in v0, then one step of the interpreter from the op's address. Every address the op computes is then near
+   * zero, in the memory of zeros, and in the LDS. The first dispatch otherwise runs these paths in the JVM's bytecode
+   * interpreter until the JIT compiles them: 28% of the workers' samples of a cold 1M-element reduction. An op that
+   * cannot run so (a fault, a wait, a dispatch packet field it reads) stops at its first failure: the rest is only a
+   * rehearsal.
    */
-  private void execute(Op op, long pc) {
+  private void execute(Op op) {
     int[] count = executionsByClass.computeIfAbsent(op.getClass(), c -> new int[1]);
     Wave w = group.wave(0);
     for (int i = 0; i < EXECUTIONS && count[0] < EXECUTIONS_PER_CLASS; i++, count[0]++) {
       try {
         WaveSetup.initialize(w, launch, group, 0);
-        w.pc = pc;
+        w.pc = op.instruction.address();
         EXECUTED.incrementAndGet();
         interpreter.run(w, 1);
       } catch (DispatchException | RuntimeException e) {
