@@ -48,15 +48,19 @@ public final class ProgramDevices {
     files.addAll(neighbours(program));
     for (Path f : files) {
       try (FatBinaryFile fat = FatBinaryFile.open(f, ReadOptions.DEFAULT)) {
-        for (BundleLocation loc : fat.bundles()) {
-          OffloadBundle bundle = fat.openBundle(loc);
-          for (BundleEntry e : bundle.deviceEntries()) {
-            e.parsedId().flatMap(EntryId::target).map(TargetId::processor).ifPresent(out::add);
-          }
-        }
+        for (BundleLocation loc : fat.bundles()) out.addAll(processors(fat.openBundle(loc)));
       } catch (IOException | RuntimeException e) {
         // Not a HIP binary, or not readable: nothing to learn from it.
       }
+    }
+    return out;
+  }
+
+  /** The processors of the device code objects in {@code bundle} (entries whose IDs do not parse are left out). */
+  public static Set<String> processors(OffloadBundle bundle) {
+    Set<String> out = new LinkedHashSet<>();
+    for (BundleEntry e : bundle.deviceEntries()) {
+      e.parsedId().flatMap(EntryId::target).map(TargetId::processor).ifPresent(out::add);
     }
     return out;
   }

@@ -212,12 +212,7 @@ public final class HeadStart {
   /** The device every choice prefers, when {@code bundle} has code for it ({@link ProgramDevices#PREFERENCE}). */
   private static Optional<DeviceModel> preferredIn(OffloadBundle bundle) {
     String first = ProgramDevices.PREFERENCE.get(0);
-    for (dev.hipsim.bundle.BundleEntry e : bundle.deviceEntries()) {
-      if (e.parsedId().flatMap(dev.hipsim.bundle.target.EntryId::target).map(TargetId::processor)
-          .filter(first::equals).isPresent()) {
-        return Optional.of(DeviceModel.forName(first));
-      }
-    }
-    return Optional.empty();
+    return ProgramDevices.processors(bundle).contains(first) ? Optional.of(DeviceModel.forName(first))
+        : Optional.empty();
   }
 }
