@@ -30,11 +30,11 @@ final class HipEntry {
   static String boot(long tableHash, String libraryPath) {
     HeadStart headStart = new HeadStart();
     try {
-      Future<RuntimeConfig> config = configuration();
+      boolean deviceNamed = !System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank();
+      Future<RuntimeConfig> config = configuration(deviceNamed);
       // The program's code is rehearsed while the runtime starts (under a debugger the runtime prepares nothing).
       if (System.getenv().getOrDefault(DebugAgent.ADDRESS_VARIABLE, "").isBlank()) {
-        headStart.rehearseProgram(() -> device(config), Path.of("/proc/self/exe"),
-            !System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank());
+        headStart.rehearseProgram(() -> device(config), Path.of("/proc/self/exe"), deviceNamed);
       }
       ApiTable table = ApiTable.standard();
       if (table.hash() != tableHash) {
@@ -58,11 +58,11 @@ final class HipEntry {
   /**
    * The configuration from the environment. Without HIPSIM_DEVICE the device comes from the program's own code
    * objects, which takes 30-50 ms of reading on a cold JVM: that runs on its own thread while this one parses the
-   * API table, as both must be done before the runtime starts.
+   * API table, as both must be done before the runtime starts. {@code deviceNamed}: whether HIPSIM_DEVICE is set.
    */
-  private static Future<RuntimeConfig> configuration() {
+  private static Future<RuntimeConfig> configuration(boolean deviceNamed) {
     FutureTask<RuntimeConfig> task = new FutureTask<>(() -> RuntimeConfig.fromEnvironment(System.getenv()));
-    if (System.getenv().getOrDefault(RuntimeConfig.DEVICE_VARIABLE, "").isBlank()) {
+    if (!deviceNamed) {
       Thread t = new Thread(task, "hipsim-device-choice");
       t.setDaemon(true);
       t.start();
