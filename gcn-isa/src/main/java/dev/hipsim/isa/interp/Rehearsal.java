@@ -69,8 +69,6 @@ public final class Rehearsal {
   private final KernelLaunch launch = zeroLaunch();
   /** The interpreter of the code being walked, on the zeros ({@link #execute}); made with the walk's cache. */
   private Interpreter interpreter;
-  /** The ops the walk compiled, in its order: executed after the walk ({@link #execute}). */
-  private final java.util.List<Op> compiled = new java.util.ArrayList<>();
   /** Executions begun so far per op class ({@link #EXECUTIONS_PER_CLASS}). */
   private final java.util.Map<Class<?>, int[]> executionsByClass = new java.util.HashMap<>();
   /** Runs generated so far. */
@@ -191,12 +189,6 @@ public final class Rehearsal {
         found = true;
       }
     }
-    // The ops are executed once every run is generated: when a launch comes before the end, it finds its kernel's
-    // runs ready rather than half of them and half of the ops executed.
-    for (Op op : compiled) {
-      if (stop.getAsBoolean()) return runs;
-      execute(op);
-    }
     return runs;
   }
 
@@ -232,8 +224,8 @@ public final class Rehearsal {
       Operation.S_CBRANCH_EXECZ, Operation.S_CBRANCH_EXECNZ);
 
   /**
-   * Compiles the op at {@code pc} unless one is there, calling a run's generated code, and notes it for {@link
-   * #execute}; returns the bytes the op covers (4 for what cannot be decoded).
+   * Compiles the op at {@code pc} unless one is there, calling a run's generated code, and {@link #execute executes}
+   * it; returns the bytes the op covers (4 for what cannot be decoded).
    */
   private int compile(CodeCache cache, long pc, FlatMemory memory) {
     Op[] page = cache.page(pc >>> CodeCache.PAGE_SHIFT);
@@ -244,12 +236,16 @@ public final class Rehearsal {
       } catch (GpuMemoryFault | RuntimeException e) {
         return 4;
       }
-      compiled.add(op);
       Op joined = op instanceof BranchTail tail ? tail.head() : op;
       if (joined instanceof FusedRun run) {
         exercise(run.allLanes());
         runs++;
       }
+      // Executed now rather than once the walk is done: the interpreter's own paths (its loop, a run's call, a row
+      // of scalar instructions, the wave's set-up), which every kernel takes, then reach the JIT's queue from the
+      // first ops on. A program launches 150-250 ms into the process, often before the walk of its code object ends,
+      // and found them still in the JVM's bytecode interpreter, while the JIT compiled them in its first 30-40 ms.
+      execute(op);
     }
     return Math.max(4, op.size);
   }

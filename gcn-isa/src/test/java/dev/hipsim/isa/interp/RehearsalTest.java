@@ -81,6 +81,22 @@ class RehearsalTest {
     assertThat(executions(code.toByteArray())).isEqualTo(Rehearsal.EXECUTIONS + 1);
   }
 
+  /**
+   * An op is executed as soon as it is compiled, not once the walk is done: a rehearsal a launch stops after its first
+   * op has executed that op. A launch often comes before the walk of its code object ends.
+   */
+  @Test
+  void anOpIsExecutedAsSoonAsItIsCompiled() {
+    ByteArrayOutputStream code = new ByteArrayOutputStream();
+    code.writeBytes(words(0x2202009f, 0x7e060203)); // v_ashrrev_i32 v1, 31, v0; v_mov_b32 v3, s3
+    code.writeBytes(words(0xbf810000)); // s_endpgm
+    int[] asked = {0};
+    long before = Rehearsal.EXECUTED.get();
+    Rehearsal.rehearse(Target.GFX90A, code.toByteArray(), 0x1000, () -> asked[0]++ > 0);
+    assertThat(asked[0]).as("asked again after the first op").isEqualTo(2);
+    assertThat(Rehearsal.EXECUTED.get() - before).isEqualTo(Rehearsal.EXECUTIONS);
+  }
+
   /** Ops of one class are executed {@link Rehearsal#EXECUTIONS_PER_CLASS} times at most: here 40 s_endpgm. */
   @Test
   void opsOfOneClassAreExecutedABoundedNumberOfTimes() {
