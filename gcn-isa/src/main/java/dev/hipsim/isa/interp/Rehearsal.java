@@ -276,11 +276,20 @@ public final class Rehearsal {
 
   /**
    * A dispatch of one 64-lane workgroup whose descriptor asks for nothing but the work-item ID in v0 (and 32 VGPRs):
-   * every scalar register starts at zero. Its packet, kernarg segment and queue lie in the memory of zeros.
+   * every scalar register starts at zero. Its packet, kernarg segment and queue lie in the memory of zeros. Its
+   * floating-point MODE is a HIP kernel's ({@link FpMode#DEFAULT}: denormals kept, round to nearest even, DX10 clamp
+   * and IEEE mode), so that the rehearsal takes the float paths the program's kernels take: with MODE zero, which
+   * flushes denormals, every float instruction took the software path, the slowest one, which kernels built by hipcc
+   * never take.
    */
-  private static KernelLaunch zeroLaunch() {
+  static KernelLaunch zeroLaunch() {
     ByteBuffer kd = ByteBuffer.allocate(KernelDescriptor.SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    kd.putInt(48, 3); // compute_pgm_rsrc1: four VGPR granules (32 registers on gfx90a), zeroed at each set-up
+    // compute_pgm_rsrc1: four VGPR granules (32 registers on gfx90a), zeroed at each set-up; MODE's rounding and
+    // denormal fields at bits 12-19, DX10_CLAMP at bit 21, IEEE_MODE at bit 23 (KernelDescriptor.initialMode).
+    int mode = FpMode.DEFAULT;
+    int rsrc1 = 3 | (mode & 0xff) << 12 | ((mode & FpMode.DX10_CLAMP_BIT) != 0 ? 1 << 21 : 0)
+        | ((mode & FpMode.IEEE_BIT) != 0 ? 1 << 23 : 0);
+    kd.putInt(48, rsrc1);
     KernelDescriptor descriptor = KernelDescriptor.parse(kd);
     DispatchPacket packet = new DispatchPacket(DispatchPacket.TYPE_KERNEL_DISPATCH, 1, Wave.LANES, 1, 1, Wave.LANES,
         1, 1, 0, 0, ZERO_BYTES / 2, ZERO_BYTES / 4, 0);

@@ -3,6 +3,8 @@ package dev.hipsim.isa.interp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hipsim.isa.decode.Target;
+import dev.hipsim.isa.dispatch.KernelDescriptor;
+import dev.hipsim.isa.fp.FpMode;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.Random;
@@ -95,6 +97,19 @@ class RehearsalTest {
     Rehearsal.rehearse(Target.GFX90A, code.toByteArray(), 0x1000, () -> asked[0]++ > 0);
     assertThat(asked[0]).as("asked again after the first op").isEqualTo(2);
     assertThat(Rehearsal.EXECUTED.get() - before).isEqualTo(Rehearsal.EXECUTIONS);
+  }
+
+  /**
+   * The rehearsal's waves start in a HIP kernel's floating-point MODE, so that its float instructions take the paths
+   * the program's will (hipbench's kernels, built by hipcc, keep denormals).
+   */
+  @Test
+  void wavesStartInTheModeOfAHipKernel() throws Exception {
+    CorpusRun run = CorpusRun.load("gfx90a-v4", "hipbench", Target.GFX90A, MB);
+    long kd = run.code.kernel(run.kernel("_Z4vadd").name());
+    KernelDescriptor vadd = KernelDescriptor.parse(run.dev.read(kd, KernelDescriptor.SIZE), 0);
+    assertThat(vadd.initialMode()).isEqualTo(FpMode.DEFAULT);
+    assertThat(Rehearsal.zeroLaunch().descriptor().initialMode()).isEqualTo(FpMode.DEFAULT);
   }
 
   /** Ops of one class are executed {@link Rehearsal#EXECUTIONS_PER_CLASS} times at most: here 40 s_endpgm. */
