@@ -30,13 +30,21 @@ import org.eclipse.lsp4j.jsonrpc.RemoteEndpoint;
  * Protocol on the connection. The program waits until the front end has set its breakpoints (configurationDone).
  */
 public final class DebugAgent implements AutoCloseable {
-  /** lsp4j logs a closed connection (the program's normal end) with a stack trace: keep it quiet. */
-  private static final java.util.logging.Logger PROTOCOL_LOG = quiet();
+  /**
+   * lsp4j logs a closed connection (the program's normal end) with a stack trace: keep it quiet. The logger is held
+   * here since the log manager holds loggers weakly, in a class of its own so that it is made only when a debugger
+   * connects: making it starts java.util.logging, 12 ms of every program's start when this class held it.
+   */
+  static final class ProtocolLog {
+    private ProtocolLog() {}
 
-  static java.util.logging.Logger quiet() {
-    java.util.logging.Logger l = java.util.logging.Logger.getLogger("org.eclipse.lsp4j");
-    l.setLevel(java.util.logging.Level.OFF);
-    return l;
+    static final java.util.logging.Logger LOG = quiet();
+
+    static java.util.logging.Logger quiet() {
+      java.util.logging.Logger l = java.util.logging.Logger.getLogger("org.eclipse.lsp4j");
+      l.setLevel(java.util.logging.Level.OFF);
+      return l;
+    }
   }
 
   public static final String ADDRESS_VARIABLE = "HIPSIM_DEBUG_ADDRESS";
@@ -63,6 +71,7 @@ public final class DebugAgent implements AutoCloseable {
   public static DebugAgent startIfRequested(Map<String, String> env, Diagnostics diagnostics) {
     String address = env.getOrDefault(ADDRESS_VARIABLE, "");
     if (address.isBlank()) return null;
+    java.util.Objects.requireNonNull(ProtocolLog.LOG); // quiet from here on
     int colon = address.lastIndexOf(':');
     Socket socket = new Socket();
     try {
