@@ -25,12 +25,12 @@ public final class NativeStubGenerator {
     this.table = table;
   }
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, AbiFormatException {
     if (args.length != 1) {
       System.err.println("usage: NativeStubGenerator OUTPUT_DIR");
       System.exit(2);
     }
-    new NativeStubGenerator(ApiTable.standard()).writeTo(Path.of(args[0]));
+    new NativeStubGenerator(ApiTable.standardChecked()).writeTo(Path.of(args[0]));
   }
 
   /** Writes the three files, leaving a file untouched when its content is unchanged (keeps the C build incremental). */

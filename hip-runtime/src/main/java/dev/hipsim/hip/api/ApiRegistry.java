@@ -18,7 +18,7 @@ public final class ApiRegistry {
 
   public ApiRegistry(ApiTable table) {
     this.table = table;
-    this.bindings = new Binding[table.functions().size()];
+    this.bindings = new Binding[table.size()];
   }
 
   public ApiTable table() {

@@ -102,8 +102,9 @@ public final class HipRuntime {
   private static void aliasPerThreadForms(ApiRegistry registry) {
     java.util.Set<String> implemented = new java.util.HashSet<>();
     for (var f : registry.implemented()) implemented.add(f.symbol());
-    for (var f : registry.table().functions()) {
-      String s = f.symbol();
+    ApiTable table = registry.table();
+    for (int id = 0; id < table.size(); id++) {
+      String s = table.symbol(id);
       if (s.endsWith("_spt") && !implemented.contains(s)) {
         String plain = s.substring(0, s.length() - 4);
         if (implemented.contains(plain)) registry.alias(s, plain);

@@ -60,6 +60,36 @@ class ApiTableTest {
     assertThat(table.find("hipExtModuleLaunchKernel")).isPresent();
   }
 
+  /**
+   * The runtime's table parses a function when it is first asked for: a malformed line is met then (and named), not
+   * when the table is read; a program's runtime parses only the functions it registers and calls.
+   */
+  @Test
+  void theRuntimesTableParsesEachFunctionWhenFirstAskedFor() throws Exception {
+    byte[] types = "hipError_t\ti32\nint\ti32\n".getBytes(StandardCharsets.UTF_8);
+    byte[] api = "hipInit\thip_4.2\thipError_t\tint flags\nhipBroken\thip_4.2\thipError_t\tfloat f\n"
+        .getBytes(StandardCharsets.UTF_8);
+    ApiTable lazy = ApiTable.indexed(api, types);
+    assertThat(lazy.size()).isEqualTo(2);
+    assertThat(lazy.symbol(1)).isEqualTo("hipBroken");
+    assertThat(lazy.find("hipInit").orElseThrow().params()).extracting(Param::name).containsExactly("flags");
+    assertThatThrownBy(() -> lazy.function(1)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("hip-api.tsv:2: unknown parameter type 'float'");
+    assertThatThrownBy(() -> ApiTable.parse(api, types)).isInstanceOf(AbiFormatException.class);
+  }
+
+  /** The runtime's table and the whole parse the build makes agree on every function. */
+  @Test
+  void theRuntimesTableIsTheCheckedTable() throws Exception {
+    ApiTable checked = ApiTable.standardChecked();
+    assertThat(table.size()).isEqualTo(checked.size());
+    for (int id = 0; id < checked.size(); id++) {
+      assertThat(table.symbol(id)).isEqualTo(checked.function(id).symbol());
+      assertThat(table.function(id)).isEqualTo(checked.function(id));
+    }
+    assertThat(table.hash()).isEqualTo(checked.hash());
+  }
+
   @Test
   void hashDependsOnBothTables() throws Exception {
     byte[] api = "hipInit\thip_4.2\thipError_t\tunsigned int flags\n".getBytes(StandardCharsets.UTF_8);
