@@ -320,8 +320,9 @@ static int create_jvm(char* why, size_t why_size) {
   options[n++].optionString = "-Xmn128m";
   /* What survives a young pause goes to the old generation at once. Past 128 MB of allocation (vadd 16M touches
    * 192 MB of device memory) the survivors are device pages, which live as long as their buffers; copied into the
-   * survivor space first, each was copied again at the next pause. vadd 16M, medians of 8: young pauses 124 -> 75 ms
-   * in all, peak RSS 564 -> 482 MB, whole process 0.925 -> 0.885 s. */
+   * survivor space first, each was copied again at the next pause. vadd 16M, six sets of 6-8 runs: the young pauses
+   * 12-45% shorter in all (medians 71-95 against 107-130 ms); a run with one pause instead of two more often, and
+   * its peak RSS then 482 MB against 552-574 MB (about 10 MB more when both have two). */
   options[n++].optionString = "-XX:MaxTenuringThreshold=0";
   options[n++].optionString = "-XX:CompileCommand=quiet";
   options[n++].optionString = "-XX:CompileCommand=CompileThresholdScaling,dev.hipsim.isa.interp.FusedLanes$Run*::run,0.02";
