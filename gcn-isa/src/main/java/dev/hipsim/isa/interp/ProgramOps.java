@@ -1,6 +1,7 @@
 package dev.hipsim.isa.interp;
 
 import dev.hipsim.isa.decode.Instruction;
+import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.WaveFault;
 import dev.hipsim.isa.exec.Wave;
@@ -14,16 +15,11 @@ final class ProgramOps {
   private ProgramOps() {}
 
   static Op compile(Instruction inst) {
+    int condition = Branch.conditionOf(inst.operation());
+    if (condition >= 0) return new Branch(inst, condition);
     switch (inst.operation()) {
       case S_ENDPGM: case S_ENDPGM_SAVED: case S_ENDPGM_ORDERED_PS_DONE: return new End(inst);
       case S_SET_GPR_IDX_OFF: case S_SET_GPR_IDX_MODE: return new ScalarAluOps.GprIndex(inst);
-      case S_BRANCH: return new Branch(inst, Branch.ALWAYS);
-      case S_CBRANCH_SCC0: return new Branch(inst, Branch.SCC0);
-      case S_CBRANCH_SCC1: return new Branch(inst, Branch.SCC1);
-      case S_CBRANCH_VCCZ: return new Branch(inst, Branch.VCCZ);
-      case S_CBRANCH_VCCNZ: return new Branch(inst, Branch.VCCNZ);
-      case S_CBRANCH_EXECZ: return new Branch(inst, Branch.EXECZ);
-      case S_CBRANCH_EXECNZ: return new Branch(inst, Branch.EXECNZ);
       // No debugger is attached to the shader: the CDBG branches never branch.
       case S_CBRANCH_CDBGSYS: case S_CBRANCH_CDBGUSER: case S_CBRANCH_CDBGSYS_OR_USER:
       case S_CBRANCH_CDBGSYS_AND_USER:
@@ -76,6 +72,23 @@ final class ProgramOps {
     static final int EXECNZ = 6;
     private final int condition;
     private final long target;
+
+    /**
+     * The condition of a branch to a constant target, taken or not by it; -1 for any other operation (the CDBG
+     * branches, which never branch here, included).
+     */
+    static int conditionOf(Operation op) {
+      switch (op) {
+        case S_BRANCH: return ALWAYS;
+        case S_CBRANCH_SCC0: return SCC0;
+        case S_CBRANCH_SCC1: return SCC1;
+        case S_CBRANCH_VCCZ: return VCCZ;
+        case S_CBRANCH_VCCNZ: return VCCNZ;
+        case S_CBRANCH_EXECZ: return EXECZ;
+        case S_CBRANCH_EXECNZ: return EXECNZ;
+        default: return -1;
+      }
+    }
 
     Branch(Instruction inst, int condition) {
       super(inst);

@@ -5,7 +5,6 @@ import dev.hipsim.elf.ElfFormatException;
 import dev.hipsim.elf.ElfSymbol;
 import dev.hipsim.elf.SectionHeader;
 import dev.hipsim.isa.decode.Instruction;
-import dev.hipsim.isa.decode.Operation;
 import dev.hipsim.isa.decode.Target;
 import dev.hipsim.isa.dispatch.DispatchException;
 import dev.hipsim.isa.dispatch.DispatchGeometry;
@@ -206,7 +205,7 @@ public final class Rehearsal {
         pc += 4;
         continue;
       }
-      if (BRANCHES.contains(inst.operation())) {
+      if (ProgramOps.Branch.conditionOf(inst.operation()) >= 0) {
         long target = inst.branchTarget();
         if (target >= address && target <= pc) {
           out.add(target);
@@ -217,11 +216,6 @@ public final class Rehearsal {
     }
     return out.toArray();
   }
-
-  /** The branches {@link ProgramOps} compiles: to a constant target, taken or not by a condition. */
-  private static final java.util.Set<Operation> BRANCHES = java.util.EnumSet.of(Operation.S_BRANCH,
-      Operation.S_CBRANCH_SCC0, Operation.S_CBRANCH_SCC1, Operation.S_CBRANCH_VCCZ, Operation.S_CBRANCH_VCCNZ,
-      Operation.S_CBRANCH_EXECZ, Operation.S_CBRANCH_EXECNZ);
 
   /**
    * Compiles the op at {@code pc} unless one is there, calling a run's generated code, and {@link #execute executes}
