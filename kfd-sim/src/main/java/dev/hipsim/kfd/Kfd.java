@@ -1,6 +1,9 @@
 package dev.hipsim.kfd;
 
 import dev.hipsim.isa.mem.AtomicOp;
+import dev.hipsim.kfd.mem.BackingPolicy;
+import dev.hipsim.kfd.mem.BuddyAllocator;
+import dev.hipsim.kfd.mem.FrameStore;
 import dev.hipsim.kfd.mem.PageBacking;
 import dev.hipsim.kfd.mem.SystemBus;
 import dev.hipsim.kfd.topology.DeviceConfig;
@@ -22,15 +25,18 @@ public final class Kfd {
   public static final long DEFAULT_SYSTEM_MEMORY = 128L << 30;
 
   private final SystemBus bus;
+  private final BackingPolicy backing;
   private final Map<Integer, KfdDevice> devices = new LinkedHashMap<>();
   private final Topology topology;
   private final Map<KfdDevice, Long> mmioRemap = new HashMap<>();
   private final List<KfdProcess> processes = new ArrayList<>();
   private int nextPasid = 0x8001;
 
-  private Kfd(List<DeviceConfig> configs, long systemMemoryBytes) {
+  private Kfd(List<DeviceConfig> configs, long systemMemoryBytes, BackingPolicy backing) {
     if (configs.isEmpty()) throw new IllegalArgumentException("at least one GPU is required");
+    if (backing == null) throw new IllegalArgumentException("a backing policy is required");
     this.bus = new SystemBus(systemMemoryBytes);
+    this.backing = backing;
     List<NodeProperties> nodes = new ArrayList<>();
     nodes.add(NodeProperties.cpu(Runtime.getRuntime().availableProcessors(), systemMemoryBytes));
     for (int i = 0; i < configs.size(); i++) {
@@ -43,12 +49,34 @@ public final class Kfd {
     this.topology = new Topology(nodes);
   }
 
+  /** A machine whose memory is backed on first touch ({@link BackingPolicy#LAZY}). */
   public static Kfd create(DeviceConfig... devices) {
-    return new Kfd(List.of(devices), DEFAULT_SYSTEM_MEMORY);
+    return new Kfd(List.of(devices), DEFAULT_SYSTEM_MEMORY, BackingPolicy.LAZY);
   }
 
   public static Kfd create(long systemMemoryBytes, List<DeviceConfig> devices) {
-    return new Kfd(devices, systemMemoryBytes);
+    return new Kfd(devices, systemMemoryBytes, BackingPolicy.LAZY);
+  }
+
+  public static Kfd create(long systemMemoryBytes, List<DeviceConfig> devices, BackingPolicy backing) {
+    return new Kfd(devices, systemMemoryBytes, backing);
+  }
+
+  public BackingPolicy backingPolicy() {
+    return backing;
+  }
+
+  /** Backs a new VRAM or GTT buffer's frames now if the policy's budget allows it (else they back on first touch). */
+  void backAtAllocation(FrameStore store, BuddyAllocator.Blocks blocks) {
+    if (!backing.backsAtAllocation(blocks.totalFrames() * FrameStore.PAGE_HOST_BYTES, backedHostBytes())) return;
+    for (int i = 0; i < blocks.size(); i++) store.back(blocks.frame(i), 1 << blocks.order(i));
+  }
+
+  /** Host memory held by the simulated memories: system RAM and every device's VRAM. */
+  public long backedHostBytes() {
+    long bytes = bus.ram().hostBytes();
+    for (KfdDevice d : devices.values()) bytes += d.vram().hostBytes();
+    return bytes;
   }
 
   // KFD hashes node properties into a 16-bit gpu_id; any stable non-zero, distinct value serves.

@@ -140,10 +140,12 @@ public final class KfdProcess implements AutoCloseable {
           throw new KfdException(Errno.ENOMEM, io, String.format("out of VRAM: 0x%x bytes wanted, 0x%x free", backing,
               device.vramAllocator().freeFrames() * PAGE));
         }
+        kfd.backAtAllocation(device.vram(), blocks);
         break;
       case GTT:
         blocks = kfd.bus().ramAllocator().allocate(backing / PAGE);
         if (blocks == null) throw new KfdException(Errno.ENOMEM, io, hex("out of system memory for 0x", backing));
+        kfd.backAtAllocation(kfd.bus().ram(), blocks);
         break;
       case USERPTR:
         userAddress = r.mmapOffset();

@@ -8,9 +8,11 @@ import dev.hipsim.hsa.HsaRuntime;
 import dev.hipsim.hsa.queue.HsaQueue;
 import dev.hipsim.isa.exec.DispatchOptions;
 import dev.hipsim.kfd.Kfd;
+import dev.hipsim.kfd.mem.BackingPolicy;
 import dev.hipsim.kfd.shader.ShaderEngine;
 import dev.hipsim.kfd.topology.DeviceConfig;
 import dev.hipsim.kfd.topology.GpuModel;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,7 +36,8 @@ public final class Machine implements AutoCloseable {
   private Machine(DeviceModel model, Map<String, String> env) throws HsaException {
     this.model = model;
     GpuModel gpu = gpuModel(model);
-    this.kfd = Kfd.create(new DeviceConfig(gpu, gpu.defaultVramBytes()));
+    this.kfd = Kfd.create(Kfd.DEFAULT_SYSTEM_MEMORY, List.of(new DeviceConfig(gpu, gpu.defaultVramBytes())),
+        BackingPolicy.quarterOfHeap());
     this.engine = ShaderEngine.attach(kfd.devices().get(0));
     engine.setOptions(options(env));
     this.hsa = HsaRuntime.init(kfd);

@@ -91,6 +91,14 @@ public final class FrameStore {
     return fresh;
   }
 
+  /** Backs {@code count} frames from {@code first} now (the ones already backed keep their contents). */
+  public void back(int first, int count) {
+    if (first < 0 || count < 0 || count > frames - first) {
+      throw new IndexOutOfBoundsException("frames [" + first + ", +" + count + ") of " + frames);
+    }
+    for (int f = first; f < first + count; f++) page(f);
+  }
+
   /** Drops the frame's backing: its contents become zero and its host memory can be reclaimed. */
   public void release(int frame) {
     long[][] group = (long[][]) GROUP.getAcquire(groups, frame >>> GROUP_SHIFT);

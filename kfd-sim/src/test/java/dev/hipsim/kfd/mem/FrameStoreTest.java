@@ -28,6 +28,23 @@ class FrameStoreTest {
   }
 
   @Test
+  void backingARunKeepsWhatIsWrittenAndChecksItsBounds() {
+    FrameStore s = new FrameStore(16L << 20);
+    s.storeWord(5L << 12, 42);
+    long[] written = s.pageIfBacked(5);
+    s.back(3, 600);
+    assertThat(s.backedPages()).isEqualTo(600);
+    assertThat(s.pageIfBacked(5)).as("a frame backed already keeps its page").isSameAs(written);
+    assertThat(s.loadWord(5L << 12)).isEqualTo(42);
+    assertThat(s.pageIfBacked(2)).isNull();
+    assertThat(s.pageIfBacked(603)).isNull();
+    assertThat(s.loadWord(602L << 12)).as("fresh pages read as zero").isZero();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.back(s.frames() - 1, 2))
+        .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("frames [4095, +2) of 4096");
+    assertThat(s.backedPages()).isEqualTo(600);
+  }
+
+  @Test
   void concurrentFirstTouchesAgreeOnOnePage() throws Exception {
     FrameStore s = new FrameStore(1L << 30);
     long[][] seen = new long[4][];
