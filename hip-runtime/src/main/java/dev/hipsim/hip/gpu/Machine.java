@@ -49,6 +49,8 @@ public final class Machine implements AutoCloseable {
     // here, the page is mapped with the machine's other memory, before any of the program's (where the first launch
     // put it, after the program's buffers), and the first launch does not spend 1.7-2.3 ms of a cold JVM on it.
     hsa.createSignal(0).destroy();
+    // The kernarg segments' first block, likewise: 1-2 ms of the first launch when it was taken there.
+    hsa.dispatcher().reserveKernargs();
   }
 
   /** The kfd-sim device that plays a HIP device model. */

@@ -31,6 +31,11 @@ public final class Dispatcher {
     this.options = options;
   }
 
+  /** Sets up the kernarg segments' memory ahead of the first dispatch ({@link KernargArena#reserve}). */
+  public void reserveKernargs() throws HsaException {
+    kernargs.reserve();
+  }
+
   /**
    * Dispatches {@code kernel} on {@code queue} with {@code kernarg} (the whole segment, e.g. from
    * {@link KernargBuilder#build}); {@code completion} may be null. CLR's default header: barrier bit, system-scope

@@ -39,6 +39,17 @@ public final class KernargArena {
     return b.allocate(size, alignment);
   }
 
+  /**
+   * Takes a block from the pool now if the arena has none, as CLR sets up its kernarg pool when it initialises a
+   * device: the first launch then does not wait for a driver allocation (1-2 ms of a cold process), and the block
+   * lies with the runtime's other memory rather than after the program's first buffers.
+   */
+  public synchronized void reserve() throws HsaException {
+    if (!blocks.isEmpty()) return;
+    long base = pool.allocate(BLOCK);
+    blocks.put(base, new RangeAllocator(base, BLOCK));
+  }
+
   /** Returns a segment {@link #allocate} gave. */
   public synchronized void release(long address) throws HsaException {
     Map.Entry<Long, RangeAllocator> e = blocks.floorEntry(address);
