@@ -62,21 +62,13 @@ public final class DispatchRunner {
     if (threads == 1) {
       units.get(0).run();
     } else {
-      List<Thread> workers = new ArrayList<>();
-      for (ComputeUnit u : units) {
-        Thread th = new Thread(u, "hipsim-cu-" + u.id);
-        th.setDaemon(true);
-        workers.add(th);
-        th.start();
-      }
-      for (Thread th : workers) {
-        try {
-          th.join();
-        } catch (InterruptedException e) {
-          stop = true;
-          Thread.currentThread().interrupt();
-          throw new DispatchException("interrupted while waiting for the dispatch", e);
-        }
+      java.util.concurrent.CountDownLatch done = WorkerThreads.start(units.toArray(new Runnable[0]));
+      try {
+        done.await();
+      } catch (InterruptedException e) {
+        stop = true;
+        Thread.currentThread().interrupt();
+        throw new DispatchException("interrupted while waiting for the dispatch", e);
       }
     }
     DispatchException f = failure.get();
