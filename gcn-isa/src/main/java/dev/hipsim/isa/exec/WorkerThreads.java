@@ -16,26 +16,30 @@ import java.util.concurrent.TimeUnit;
  */
 final class WorkerThreads {
   static final long KEEP_ALIVE_SECONDS = 10;
+  /** The threads of every dispatch in the process. */
+  static final WorkerThreads SHARED = new WorkerThreads();
 
-  private static final ThreadPoolExecutor THREADS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS,
+  private final ThreadPoolExecutor threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS,
       TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
         Thread t = new Thread(r, "hipsim-cu");
         t.setDaemon(true);
         return t;
       });
 
-  private WorkerThreads() {}
+  WorkerThreads() {
+    threads.allowCoreThreadTimeOut(true);
+  }
 
   /**
    * Starts each of {@code units} on a thread of its own, named {@code hipsim-cu-<index>} while it runs; the latch
    * returned is counted down as each ends, however it ends.
    */
-  static CountDownLatch start(Runnable... units) {
+  CountDownLatch start(Runnable... units) {
     CountDownLatch done = new CountDownLatch(units.length);
     for (int i = 0; i < units.length; i++) {
       Runnable unit = units[i];
       String name = "hipsim-cu-" + i;
-      THREADS.execute(() -> {
+      threads.execute(() -> {
         Thread self = Thread.currentThread();
         self.setName(name);
         try {
@@ -49,8 +53,17 @@ final class WorkerThreads {
     return done;
   }
 
-  /** Threads alive now, running a unit or idle (for tests). */
-  static int alive() {
-    return THREADS.getPoolSize();
+  /**
+   * Starts threads now, until {@code count} are alive, for a dispatch of {@code count} units to come (a machine being
+   * built): they wait for units, and end after {@link #KEEP_ALIVE_SECONDS} without one like any other.
+   */
+  synchronized void prestart(int count) {
+    if (count > threads.getCorePoolSize()) threads.setCorePoolSize(count);
+    threads.prestartAllCoreThreads();
+  }
+
+  /** Threads alive now, running a unit or idle. */
+  int alive() {
+    return threads.getPoolSize();
   }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class WorkerThreadsTest {
+  private final WorkerThreads threads = new WorkerThreads();
   @Test
   void unitsRunSideBySideEachOnANamedDaemonThread() throws Exception {
     int n = 4;
@@ -30,14 +31,14 @@ class WorkerThreadsTest {
         }
       };
     }
-    assertThat(WorkerThreads.start(units).await(20, TimeUnit.SECONDS)).isTrue();
+    assertThat(threads.start(units).await(20, TimeUnit.SECONDS)).isTrue();
     assertThat(passed.get()).isEqualTo(n);
     assertThat(names).containsExactlyInAnyOrder("hipsim-cu-0", "hipsim-cu-1", "hipsim-cu-2", "hipsim-cu-3");
   }
 
   @Test
   void aUnitThatThrowsStillCountsDown() throws Exception {
-    CountDownLatch done = WorkerThreads.start(() -> {
+    CountDownLatch done = threads.start(() -> {
       throw new IllegalStateException("a unit's own failure (expected in this test)");
     }, () -> {});
     assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
@@ -46,13 +47,25 @@ class WorkerThreadsTest {
   @Test
   void threadsAreKeptForTheNextDispatch() throws Exception {
     Set<Thread> first = ConcurrentHashMap.newKeySet();
-    assertThat(WorkerThreads.start(() -> first.add(Thread.currentThread()), () -> first.add(Thread.currentThread()))
+    assertThat(threads.start(() -> first.add(Thread.currentThread()), () -> first.add(Thread.currentThread()))
         .await(10, TimeUnit.SECONDS)).isTrue();
     Thread.sleep(100); // the threads go back to waiting for work after counting down
     Set<Thread> second = ConcurrentHashMap.newKeySet();
-    assertThat(WorkerThreads.start(() -> second.add(Thread.currentThread()), () -> second.add(Thread.currentThread()))
+    assertThat(threads.start(() -> second.add(Thread.currentThread()), () -> second.add(Thread.currentThread()))
         .await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(second).as("the second dispatch's threads are the first's").containsAnyElementsOf(first);
     assertThat(first).allSatisfy(t -> assertThat(t.isAlive()).isTrue());
+  }
+
+  @Test
+  void threadsStartedAheadServeTheFirstDispatch() throws Exception {
+    threads.prestart(3);
+    assertThat(threads.alive()).isEqualTo(3);
+    Thread.sleep(100); // the threads started begin waiting for work
+    Set<Thread> ran = ConcurrentHashMap.newKeySet();
+    Runnable unit = () -> ran.add(Thread.currentThread());
+    assertThat(threads.start(unit, unit, unit).await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(ran).hasSize(3);
+    assertThat(threads.alive()).as("the units ran on threads started ahead, not on three new ones").isLessThan(6);
   }
 }

@@ -7,6 +7,7 @@ import dev.hipsim.hsa.HsaStatus;
 import dev.hipsim.hsa.HsaRuntime;
 import dev.hipsim.hsa.queue.HsaQueue;
 import dev.hipsim.isa.exec.DispatchOptions;
+import dev.hipsim.isa.exec.DispatchRunner;
 import dev.hipsim.kfd.Kfd;
 import dev.hipsim.kfd.mem.BackingPolicy;
 import dev.hipsim.kfd.shader.ShaderEngine;
@@ -40,6 +41,7 @@ public final class Machine implements AutoCloseable {
         BackingPolicy.quarterOfHeap());
     this.engine = ShaderEngine.attach(kfd.devices().get(0));
     engine.setOptions(options(env));
+    DispatchRunner.prestartWorkers(engine.options());
     this.hsa = HsaRuntime.init(kfd);
     this.agent = hsa.gpuAgents().get(0);
     engine.setKernelNames(address -> hsa.kernelAt(address).map(k -> k.kernelName())
