@@ -258,6 +258,11 @@ final class FusedRun extends Op {
     return allLanes;
   }
 
+  /** The run's plan. */
+  LaneFusion.Plan plan() {
+    return plan;
+  }
+
   /** Whether the run stores to global memory (for tests). */
   boolean storesGlobal() {
     return stores.length > 0;

@@ -196,6 +196,15 @@ final class LaneFusion {
       return n;
     }
 
+    /** One past the highest VGPR the run writes (0 when it writes none). */
+    int vgprLimit() {
+      int limit = 0;
+      for (Step s : steps) {
+        if (s.written() > 0) limit = Math.max(limit, s.vdst() + s.written());
+      }
+      return limit;
+    }
+
     /** Whether the run has f32 instructions (exact in the default float mode only). */
     boolean floats() {
       for (Step s : steps) {
