@@ -63,8 +63,16 @@ class WorkerThreadsTest {
     assertThat(threads.alive()).isEqualTo(3);
     Thread.sleep(100); // the threads started begin waiting for work
     Set<Thread> ran = ConcurrentHashMap.newKeySet();
-    Runnable unit = () -> ran.add(Thread.currentThread());
-    assertThat(threads.start(unit, unit, unit).await(10, TimeUnit.SECONDS)).isTrue();
+    CyclicBarrier together = new CyclicBarrier(3); // the units run side by side, each on a thread of its own
+    Runnable unit = () -> {
+      ran.add(Thread.currentThread());
+      try {
+        together.await(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // the assertion on the threads below fails
+      }
+    };
+    assertThat(threads.start(unit, unit, unit).await(20, TimeUnit.SECONDS)).isTrue();
     assertThat(ran).hasSize(3);
     assertThat(threads.alive()).as("the units ran on threads started ahead, not on three new ones").isLessThan(6);
   }
