@@ -165,7 +165,10 @@ public final class HsaRuntime implements AutoCloseable {
   /** {@code hsa_executable_create_alt}. */
   public synchronized Executable createExecutable() throws HsaException {
     checkUp();
-    executables.removeIf(Executable::isDestroyed);
+    // A loop, not removeIf with a method reference: a program's first launch comes here on a cold JVM.
+    for (java.util.Iterator<Executable> i = executables.iterator(); i.hasNext(); ) {
+      if (i.next().isDestroyed()) i.remove();
+    }
     Executable e = new Executable(memory, loaderListener);
     executables.add(e);
     return e;

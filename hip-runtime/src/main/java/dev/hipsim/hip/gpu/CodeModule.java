@@ -17,7 +17,6 @@ import dev.hipsim.hsa.loader.Executable;
 import dev.hipsim.hsa.loader.ExecutableSymbol;
 import java.nio.ByteBuffer;
 import java.util.List;
-import dev.hipsim.bundle.metadata.CodeObjectMetadata;
 import dev.hipsim.bundle.metadata.PrintfFormat;
 
 /**
@@ -71,7 +70,8 @@ public final class CodeModule {
   public synchronized Executable executable(Machine machine) throws HipException {
     if (executable != null) return executable;
     if (reader == null) reader = read(machine, true);
-    printfFormats = reader.metadata().map(CodeObjectMetadata::printf).orElse(List.of());
+    // No method reference: this runs at the program's first launch, where linking one costs a cold JVM.
+    printfFormats = reader.metadata().isPresent() ? reader.metadata().get().printf() : List.of();
     try {
       Executable e = machine.hsa().createExecutable();
       e.loadAgentCodeObject(reader, machine.agent());

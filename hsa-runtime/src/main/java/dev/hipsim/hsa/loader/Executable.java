@@ -95,10 +95,7 @@ public final class Executable {
     Allocation segment = memory.allocate(agent.vramPool(), co.span());
     try {
       long base = segment.address();
-      byte[] image = co.placedImage(base, name -> {
-        ExecutableSymbol s = symbols.get(new Key(agent.gpuId(), name));
-        return s instanceof ExecutableSymbol.Variable v ? v.address() : null;
-      });
+      byte[] image = co.placedImage(base, new DefinedVariables(agent.gpuId()));
       memory.write(base, image, 0, image.length); // SDMA into VRAM, as ROCr's DMA of the staged segments
       LoadedCodeObject lco = new LoadedCodeObject(agent, reader.source(), co.target().targetId(),
           co.target().codeObjectVersion(), base, co.span(), base - co.firstVirtualAddress());
@@ -131,9 +128,28 @@ public final class Executable {
 
   private static List<String> definedNames(CodeObject co) {
     List<String> names = new ArrayList<>();
-    co.kernels().values().forEach(k -> names.add(k.descriptorSymbol()));
+    for (CodeObject.KernelSymbol k : co.kernels().values()) names.add(k.descriptorSymbol());
     names.addAll(co.variables().keySet());
     return names;
+  }
+
+  /**
+   * The addresses of the variables the executable defines on one agent, for a code object's relocations against
+   * other code objects' symbols (null: not defined here). A class rather than a lambda: this runs at a program's
+   * first launch, where linking a lambda costs a cold JVM a fraction of a millisecond each.
+   */
+  private final class DefinedVariables implements java.util.function.Function<String, Long> {
+    private final int gpuId;
+
+    DefinedVariables(int gpuId) {
+      this.gpuId = gpuId;
+    }
+
+    @Override
+    public Long apply(String name) {
+      ExecutableSymbol s = symbols.get(new Key(gpuId, name));
+      return s instanceof ExecutableSymbol.Variable v ? v.address() : null;
+    }
   }
 
   private static String definedBy(ExecutableSymbol s) {
