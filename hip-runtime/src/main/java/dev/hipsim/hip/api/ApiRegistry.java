@@ -54,6 +54,116 @@ public final class ApiRegistry {
     put(f, new Binding.Value(f, impl));
   }
 
+  /** {@link #hipError}, with the implementation made by {@code provider} when the function is first called. */
+  public void hipErrorFrom(String symbol, ApiProvider provider) {
+    hipError(symbol, new LazyError(provider, symbol));
+  }
+
+  /** {@link #hipErrorQuery}, with the implementation made by {@code provider} when the function is first called. */
+  public void hipErrorQueryFrom(String symbol, ApiProvider provider) {
+    hipErrorQuery(symbol, new LazyError(provider, symbol));
+  }
+
+  /** {@link #string}, with the implementation made by {@code provider} when the function is first called. */
+  public void stringFrom(String symbol, ApiProvider provider) {
+    string(symbol, new LazyString(provider, symbol));
+  }
+
+  /** {@link #value}, with the implementation made by {@code provider} when the function is first called. */
+  public void valueFrom(String symbol, ApiProvider provider) {
+    value(symbol, new LazyValue(provider, symbol));
+  }
+
+  /**
+   * Makes every implementation registered to be made on first call now, and fails naming the first function whose
+   * provider makes none: what a test runs, so that a registration without its implementation is found before a
+   * program calls it.
+   */
+  public void makeAll() {
+    for (Binding b : bindings) {
+      if (b instanceof Binding.Error e && e.impl() instanceof Lazy<?> l) l.made();
+      if (b instanceof Binding.CString c && c.impl() instanceof Lazy<?> l) l.made();
+      if (b instanceof Binding.Value v && v.impl() instanceof Lazy<?> l) l.made();
+    }
+  }
+
+  private static IllegalStateException noImplementation(ApiProvider provider, String symbol) {
+    return new IllegalStateException(provider.getClass().getSimpleName() + " registered " + symbol
+        + " but makes no implementation of it");
+  }
+
+  /** An implementation its provider makes at the function's first call (two threads racing may both make it). */
+  private abstract static class Lazy<T> {
+    final ApiProvider provider;
+    final String symbol;
+    private volatile T made;
+
+    Lazy(ApiProvider provider, String symbol) {
+      this.provider = provider;
+      this.symbol = symbol;
+    }
+
+    abstract T make();
+
+    final T made() {
+      T m = made;
+      if (m == null) {
+        m = make();
+        if (m == null) throw noImplementation(provider, symbol);
+        made = m;
+      }
+      return m;
+    }
+  }
+
+  private static final class LazyError extends Lazy<ApiCall.ReturningError> implements ApiCall.ReturningError {
+    LazyError(ApiProvider provider, String symbol) {
+      super(provider, symbol);
+    }
+
+    @Override
+    ApiCall.ReturningError make() {
+      return provider.errorFunction(symbol);
+    }
+
+    @Override
+    public HipError call(Args args) throws HipException {
+      return made().call(args);
+    }
+  }
+
+  private static final class LazyString extends Lazy<ApiCall.ReturningString> implements ApiCall.ReturningString {
+    LazyString(ApiProvider provider, String symbol) {
+      super(provider, symbol);
+    }
+
+    @Override
+    ApiCall.ReturningString make() {
+      return provider.stringFunction(symbol);
+    }
+
+    @Override
+    public String call(Args args) throws HipException {
+      return made().call(args);
+    }
+  }
+
+  private static final class LazyValue extends Lazy<ApiCall.ReturningValue> implements ApiCall.ReturningValue {
+    LazyValue(ApiProvider provider, String symbol) {
+      super(provider, symbol);
+    }
+
+    @Override
+    ApiCall.ReturningValue make() {
+      return provider.valueFunction(symbol);
+    }
+
+    @Override
+    public long call(Args args) throws HipException {
+      return made().call(args);
+    }
+  }
+
   /**
    * Serves {@code symbol} with the implementation already registered for {@code target} (e.g. the {@code _spt}
    * variants, or a C++-mangled export of a C function); the two must have identical parameter and return types.

@@ -1,5 +1,6 @@
 package dev.hipsim.hip.runtime;
 
+import dev.hipsim.hip.api.ApiCall;
 import dev.hipsim.hip.api.ApiProvider;
 import dev.hipsim.hip.api.ApiRegistry;
 import dev.hipsim.hip.api.HipError;
@@ -15,17 +16,48 @@ final class ErrorApi implements ApiProvider {
 
   @Override
   public void register(ApiRegistry api) {
-    api.hipErrorQuery("hipGetLastError", a -> toError(lastError.getAndClear()));
-    api.hipErrorQuery("hipExtGetLastError", a -> toError(lastError.getAndClear()));
-    api.hipErrorQuery("hipPeekAtLastError", a -> toError(lastError.peek()));
-    api.string("hipGetErrorName", a -> HipError.nameOf(a.i32(0)));
-    api.string("hipGetErrorString", a -> HipError.descriptionOf(a.i32(0)));
-    // CLR returns these directly, without touching the last error; unknown codes are hipErrorInvalidValue.
-    api.hipErrorQuery("hipDrvGetErrorName", a -> driverLookup(a.i32(0), a.pointer(1), HipError.nameOf(a.i32(0)),
-        a.memory()));
-    api.hipErrorQuery("hipDrvGetErrorString", a -> driverLookup(a.i32(0), a.pointer(1),
-        HipError.descriptionOf(a.i32(0)), a.memory()));
+    api.hipErrorQueryFrom("hipGetLastError", this);
+    api.hipErrorQueryFrom("hipExtGetLastError", this);
+    api.hipErrorQueryFrom("hipPeekAtLastError", this);
+    api.stringFrom("hipGetErrorName", this);
+    api.stringFrom("hipGetErrorString", this);
+    api.hipErrorQueryFrom("hipDrvGetErrorName", this);
+    api.hipErrorQueryFrom("hipDrvGetErrorString", this);
   }
+
+  @Override
+  public ApiCall.ReturningError errorFunction(String symbol) {
+    switch (symbol) {
+      case "hipGetLastError":
+        return a -> toError(lastError.getAndClear());
+      case "hipExtGetLastError":
+        return a -> toError(lastError.getAndClear());
+      case "hipPeekAtLastError":
+        return a -> toError(lastError.peek());
+      case "hipDrvGetErrorName":
+        // CLR returns these directly, without touching the last error; unknown codes are hipErrorInvalidValue.
+        return a -> driverLookup(a.i32(0), a.pointer(1), HipError.nameOf(a.i32(0)),
+            a.memory());
+      case "hipDrvGetErrorString":
+        return a -> driverLookup(a.i32(0), a.pointer(1),
+            HipError.descriptionOf(a.i32(0)), a.memory());
+      default:
+        return null;
+    }
+  }
+
+  @Override
+  public ApiCall.ReturningString stringFunction(String symbol) {
+    switch (symbol) {
+      case "hipGetErrorName":
+        return a -> HipError.nameOf(a.i32(0));
+      case "hipGetErrorString":
+        return a -> HipError.descriptionOf(a.i32(0));
+      default:
+        return null;
+    }
+  }
+
 
   private static HipError driverLookup(int code, long out, String text, dev.hipsim.hip.api.HostMemory memory) {
     if (out == 0) return HipError.INVALID_VALUE;

@@ -43,6 +43,9 @@ public final class HipRuntime {
   private MemoryApi memoryApi;
   private final DebugAgent debugAgent;
 
+  /** Every implemented function, most made at their first call (for tests: {@link ApiRegistry#makeAll}). */
+  private final ApiRegistry registry;
+
   private HipRuntime(ApiTable table, RuntimeConfig config, HostMemory memory, Diagnostics diagnostics, Faults faults,
       ProgramStreams streams, Map<String, String> env, HeadStart headStart) {
     this.config = config;
@@ -53,7 +56,7 @@ public final class HipRuntime {
     // Under `hipsim debug` / `hipsim dap`: connect to the front end and wait for its breakpoints.
     this.debugAgent = DebugAgent.startIfRequested(env, diagnostics);
     if (debugAgent != null) gpu.onMachineStart(debugAgent::attach);
-    ApiRegistry registry = new ApiRegistry(table);
+    this.registry = new ApiRegistry(table);
     for (ApiProvider p : providers()) p.register(registry);
     aliasPerThreadForms(registry);
     this.dispatcher = registry.dispatcher(memory, diagnostics, lastError);
@@ -84,6 +87,10 @@ public final class HipRuntime {
     return new HipRuntime(table, config, memory, diagnostics, message -> {
       throw new IllegalStateException(message);
     }, ProgramStreams.NONE, Map.of(), new HeadStart());
+  }
+
+  ApiRegistry registry() {
+    return registry;
   }
 
   /** Every API group; each registers the functions it implements. */

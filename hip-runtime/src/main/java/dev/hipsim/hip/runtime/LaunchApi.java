@@ -1,6 +1,7 @@
 package dev.hipsim.hip.runtime;
 
 import dev.hipsim.bundle.metadata.KernelArgument;
+import dev.hipsim.hip.api.ApiCall;
 import dev.hipsim.hip.api.ApiProvider;
 import dev.hipsim.hip.api.ApiRegistry;
 import dev.hipsim.hip.api.Args;
@@ -59,85 +60,135 @@ final class LaunchApi implements ApiProvider {
 
   @Override
   public void register(ApiRegistry api) {
-    api.hipError("__hipPushCallConfiguration", a -> {
-      configurations.get().push(new CallConfiguration(a.dim3(0), a.dim3(1), a.i64(2), a.pointer(3)));
-      return HipError.SUCCESS;
-    });
-    api.hipError("__hipPopCallConfiguration", a -> {
-      CallConfiguration c = configurations.get().poll();
-      if (c == null) throw new HipException(HipError.MISSING_CONFIGURATION, "no call configuration was pushed");
-      HostMemory host = a.memory();
-      writeDim3(host, a.pointer(0), c.grid());
-      writeDim3(host, a.pointer(1), c.block());
-      if (a.pointer(2) != 0) host.writeLong(a.pointer(2), c.sharedMem());
-      if (a.pointer(3) != 0) host.writeLong(a.pointer(3), c.stream());
-      return HipError.SUCCESS;
-    });
-    // hipLaunchKernel(function, grid, block, args, sharedMem, stream)
-    api.hipError("hipLaunchKernel", a -> launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2), a.i64(4),
-        a.pointer(5), a.pointer(3), 0, Launcher.Mode.NORMAL));
-    api.hipError("hipLaunchCooperativeKernel", a -> launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2),
-        a.u32(4), a.pointer(5), a.pointer(3), 0, Launcher.Mode.COOPERATIVE));
-    // hipExtLaunchKernel(function, grid, block, args, sharedMem, stream, startEvent, stopEvent, flags)
-    api.hipError("hipExtLaunchKernel", a -> {
-      if (a.pointer(6) != 0) events.record(a.pointer(6));
-      HipError e = launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2), a.i64(4), a.pointer(5), a.pointer(3),
-          0, Launcher.Mode.NORMAL);
-      if (a.pointer(7) != 0) events.record(a.pointer(7));
-      return e;
-    });
-    // hipModuleLaunchKernel(f, gx, gy, gz, bx, by, bz, sharedMem, stream, kernelParams, extra): grid in blocks
-    api.hipError("hipModuleLaunchKernel", a -> launch(a, gpu.moduleFunction(a.pointer(0)),
-        new Dim3(a.i32(1), a.i32(2), a.i32(3)), new Dim3(a.i32(4), a.i32(5), a.i32(6)), a.u32(7), a.pointer(8),
-        a.pointer(9), a.pointer(10), Launcher.Mode.NORMAL));
-    api.hipError("hipModuleLaunchCooperativeKernel", a -> launch(a, gpu.moduleFunction(a.pointer(0)),
-        new Dim3(a.i32(1), a.i32(2), a.i32(3)), new Dim3(a.i32(4), a.i32(5), a.i32(6)), a.u32(7), a.pointer(8),
-        a.pointer(9), 0, Launcher.Mode.COOPERATIVE));
-    // hipExtModuleLaunchKernel: the grid is in work-items, not blocks.
-    api.hipError("hipExtModuleLaunchKernel", this::extModuleLaunch);
-    api.hipError("hipLaunchCooperativeKernelMultiDevice", a -> multiDevice(a, false));
-    api.hipError("hipExtLaunchMultiKernelMultiDevice", a -> multiDevice(a, true));
-    api.hipError("hipFuncGetAttributes", this::funcAttributes);
-    api.hipError("hipFuncGetAttribute", a -> {
-      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
-      long[] v = attributes(kernel(gpu.moduleFunction(a.pointer(2))));
-      int attr = a.i32(1);
-      if (attr < 0 || attr >= v.length) return HipError.INVALID_VALUE;
-      a.memory().writeInt(a.pointer(0), (int) v[attr]);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipGetFuncBySymbol", a -> {
-      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
-      a.memory().writeLong(a.pointer(0), gpu.functionHandle(gpu.function(a.pointer(1))));
-      return HipError.SUCCESS;
-    });
-    // Cache and shared-memory preferences have no effect on CDNA; CLR accepts and ignores them.
-    api.hipError("hipFuncSetCacheConfig", a -> {
-      gpu.anyFunction(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipFuncSetSharedMemConfig", a -> {
-      gpu.anyFunction(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipFuncSetAttribute", a -> {
-      gpu.anyFunction(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipOccupancyMaxActiveBlocksPerMultiprocessor", a -> activeBlocks(a, gpu.function(a.pointer(1))));
-    api.hipError("hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-        a -> activeBlocks(a, gpu.function(a.pointer(1))));
-    api.hipError("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
-        a -> activeBlocks(a, gpu.moduleFunction(a.pointer(1))));
-    api.hipError("hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-        a -> activeBlocks(a, gpu.moduleFunction(a.pointer(1))));
-    // (gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit)
-    api.hipError("hipOccupancyMaxPotentialBlockSize", a -> potentialBlockSize(a, gpu.function(a.pointer(2))));
-    api.hipError("hipModuleOccupancyMaxPotentialBlockSize",
-        a -> potentialBlockSize(a, gpu.moduleFunction(a.pointer(2))));
-    api.hipError("hipModuleOccupancyMaxPotentialBlockSizeWithFlags",
-        a -> potentialBlockSize(a, gpu.moduleFunction(a.pointer(2))));
+    api.hipErrorFrom("__hipPushCallConfiguration", this);
+    api.hipErrorFrom("__hipPopCallConfiguration", this);
+    api.hipErrorFrom("hipLaunchKernel", this);
+    api.hipErrorFrom("hipLaunchCooperativeKernel", this);
+    api.hipErrorFrom("hipExtLaunchKernel", this);
+    api.hipErrorFrom("hipModuleLaunchKernel", this);
+    api.hipErrorFrom("hipModuleLaunchCooperativeKernel", this);
+    api.hipErrorFrom("hipExtModuleLaunchKernel", this);
+    api.hipErrorFrom("hipLaunchCooperativeKernelMultiDevice", this);
+    api.hipErrorFrom("hipExtLaunchMultiKernelMultiDevice", this);
+    api.hipErrorFrom("hipFuncGetAttributes", this);
+    api.hipErrorFrom("hipFuncGetAttribute", this);
+    api.hipErrorFrom("hipGetFuncBySymbol", this);
+    api.hipErrorFrom("hipFuncSetCacheConfig", this);
+    api.hipErrorFrom("hipFuncSetSharedMemConfig", this);
+    api.hipErrorFrom("hipFuncSetAttribute", this);
+    api.hipErrorFrom("hipOccupancyMaxActiveBlocksPerMultiprocessor", this);
+    api.hipErrorFrom("hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", this);
+    api.hipErrorFrom("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", this);
+    api.hipErrorFrom("hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", this);
+    api.hipErrorFrom("hipOccupancyMaxPotentialBlockSize", this);
+    api.hipErrorFrom("hipModuleOccupancyMaxPotentialBlockSize", this);
+    api.hipErrorFrom("hipModuleOccupancyMaxPotentialBlockSizeWithFlags", this);
   }
+
+  @Override
+  public ApiCall.ReturningError errorFunction(String symbol) {
+    switch (symbol) {
+      case "__hipPushCallConfiguration":
+        return a -> {
+          configurations.get().push(new CallConfiguration(a.dim3(0), a.dim3(1), a.i64(2), a.pointer(3)));
+          return HipError.SUCCESS;
+        };
+      case "__hipPopCallConfiguration":
+        return a -> {
+          CallConfiguration c = configurations.get().poll();
+          if (c == null) throw new HipException(HipError.MISSING_CONFIGURATION, "no call configuration was pushed");
+          HostMemory host = a.memory();
+          writeDim3(host, a.pointer(0), c.grid());
+          writeDim3(host, a.pointer(1), c.block());
+          if (a.pointer(2) != 0) host.writeLong(a.pointer(2), c.sharedMem());
+          if (a.pointer(3) != 0) host.writeLong(a.pointer(3), c.stream());
+          return HipError.SUCCESS;
+        };
+      case "hipLaunchKernel":
+        // hipLaunchKernel(function, grid, block, args, sharedMem, stream)
+        return a -> launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2), a.i64(4),
+            a.pointer(5), a.pointer(3), 0, Launcher.Mode.NORMAL);
+      case "hipLaunchCooperativeKernel":
+        return a -> launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2),
+            a.u32(4), a.pointer(5), a.pointer(3), 0, Launcher.Mode.COOPERATIVE);
+      case "hipExtLaunchKernel":
+        // hipExtLaunchKernel(function, grid, block, args, sharedMem, stream, startEvent, stopEvent, flags)
+        return a -> {
+          if (a.pointer(6) != 0) events.record(a.pointer(6));
+          HipError e = launch(a, gpu.function(a.pointer(0)), a.dim3(1), a.dim3(2), a.i64(4), a.pointer(5), a.pointer(3),
+              0, Launcher.Mode.NORMAL);
+          if (a.pointer(7) != 0) events.record(a.pointer(7));
+          return e;
+        };
+      case "hipModuleLaunchKernel":
+        // hipModuleLaunchKernel(f, gx, gy, gz, bx, by, bz, sharedMem, stream, kernelParams, extra): grid in blocks
+        return a -> launch(a, gpu.moduleFunction(a.pointer(0)),
+            new Dim3(a.i32(1), a.i32(2), a.i32(3)), new Dim3(a.i32(4), a.i32(5), a.i32(6)), a.u32(7), a.pointer(8),
+            a.pointer(9), a.pointer(10), Launcher.Mode.NORMAL);
+      case "hipModuleLaunchCooperativeKernel":
+        return a -> launch(a, gpu.moduleFunction(a.pointer(0)),
+            new Dim3(a.i32(1), a.i32(2), a.i32(3)), new Dim3(a.i32(4), a.i32(5), a.i32(6)), a.u32(7), a.pointer(8),
+            a.pointer(9), 0, Launcher.Mode.COOPERATIVE);
+      case "hipExtModuleLaunchKernel":
+        // hipExtModuleLaunchKernel: the grid is in work-items, not blocks.
+        return this::extModuleLaunch;
+      case "hipLaunchCooperativeKernelMultiDevice":
+        return a -> multiDevice(a, false);
+      case "hipExtLaunchMultiKernelMultiDevice":
+        return a -> multiDevice(a, true);
+      case "hipFuncGetAttributes":
+        return this::funcAttributes;
+      case "hipFuncGetAttribute":
+        return a -> {
+          if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+          long[] v = attributes(kernel(gpu.moduleFunction(a.pointer(2))));
+          int attr = a.i32(1);
+          if (attr < 0 || attr >= v.length) return HipError.INVALID_VALUE;
+          a.memory().writeInt(a.pointer(0), (int) v[attr]);
+          return HipError.SUCCESS;
+        };
+      case "hipGetFuncBySymbol":
+        return a -> {
+          if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+          a.memory().writeLong(a.pointer(0), gpu.functionHandle(gpu.function(a.pointer(1))));
+          return HipError.SUCCESS;
+        };
+      case "hipFuncSetCacheConfig":
+        // Cache and shared-memory preferences have no effect on CDNA; CLR accepts and ignores them.
+        return a -> {
+          gpu.anyFunction(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipFuncSetSharedMemConfig":
+        return a -> {
+          gpu.anyFunction(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipFuncSetAttribute":
+        return a -> {
+          gpu.anyFunction(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipOccupancyMaxActiveBlocksPerMultiprocessor":
+        return a -> activeBlocks(a, gpu.function(a.pointer(1)));
+      case "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags":
+        return a -> activeBlocks(a, gpu.function(a.pointer(1)));
+      case "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor":
+        return a -> activeBlocks(a, gpu.moduleFunction(a.pointer(1)));
+      case "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags":
+        return a -> activeBlocks(a, gpu.moduleFunction(a.pointer(1)));
+      case "hipOccupancyMaxPotentialBlockSize":
+        // (gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit)
+        return a -> potentialBlockSize(a, gpu.function(a.pointer(2)));
+      case "hipModuleOccupancyMaxPotentialBlockSize":
+        return a -> potentialBlockSize(a, gpu.moduleFunction(a.pointer(2)));
+      case "hipModuleOccupancyMaxPotentialBlockSizeWithFlags":
+        return a -> potentialBlockSize(a, gpu.moduleFunction(a.pointer(2)));
+      default:
+        return null;
+    }
+  }
+
 
   private static void writeDim3(HostMemory host, long address, Dim3 d) {
     if (address == 0) return;

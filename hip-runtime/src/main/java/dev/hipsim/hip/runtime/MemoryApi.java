@@ -1,5 +1,6 @@
 package dev.hipsim.hip.runtime;
 
+import dev.hipsim.hip.api.ApiCall;
 import dev.hipsim.hip.api.ApiProvider;
 import dev.hipsim.hip.api.ApiRegistry;
 import dev.hipsim.hip.api.Args;
@@ -51,159 +52,280 @@ final class MemoryApi implements ApiProvider {
 
   @Override
   public void register(ApiRegistry api) {
-    api.hipError("hipMalloc", a -> deviceMalloc(a, a.i64(1), 0));
-    api.hipError("hipExtMallocWithFlags", a -> deviceMalloc(a, a.i64(1), a.i32(2)));
-    api.hipError("hipMallocAsync", a -> {
-      streams.check(a.pointer(2));
-      return deviceMalloc(a, a.i64(1), 0);
-    });
-    api.hipError("hipFree", a -> {
-      free(a.memory(), a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipFreeAsync", a -> {
-      streams.check(a.pointer(1));
-      free(a.memory(), a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMallocPitch", a -> pitched(a, a.i64(2), a.i64(3)));
-    api.hipError("hipMemAllocPitch", a -> pitched(a, a.i64(2), a.i64(3)));
-    api.hipError("hipMemcpy", a -> copied(a, 0, 1, 2, a.i32(3), -1));
-    api.hipError("hipMemcpyAsync", a -> copied(a, 0, 1, 2, a.i32(3), 4));
-    api.hipError("hipMemcpyWithStream", a -> copied(a, 0, 1, 2, a.i32(3), 4));
-    api.hipError("hipMemcpyHtoD", a -> copied(a, 0, 1, 2, HOST_TO_DEVICE, -1));
-    api.hipError("hipMemcpyDtoH", a -> copied(a, 0, 1, 2, DEVICE_TO_HOST, -1));
-    api.hipError("hipMemcpyDtoD", a -> copied(a, 0, 1, 2, DEVICE_TO_DEVICE, -1));
-    api.hipError("hipMemcpyHtoDAsync", a -> copied(a, 0, 1, 2, HOST_TO_DEVICE, 3));
-    api.hipError("hipMemcpyDtoHAsync", a -> copied(a, 0, 1, 2, DEVICE_TO_HOST, 3));
-    api.hipError("hipMemcpyDtoDAsync", a -> copied(a, 0, 1, 2, DEVICE_TO_DEVICE, 3));
-    // hipMemcpyPeer(dst, dstDevice, src, srcDevice, size[, stream]): one device, so a plain copy.
-    api.hipError("hipMemcpyPeer", a -> peer(a, -1));
-    api.hipError("hipMemcpyPeerAsync", a -> peer(a, 5));
-    api.hipError("hipMemcpy2D", a -> copy2d(a, -1));
-    api.hipError("hipMemcpy2DAsync", a -> copy2d(a, 7));
-    api.hipError("hipMemset", a -> memset(a, 1, a.i32(1), -1));
-    api.hipError("hipMemsetAsync", a -> memset(a, 1, a.i32(1), 3));
-    api.hipError("hipMemsetD8", a -> memset(a, 1, a.small(1), -1));
-    api.hipError("hipMemsetD8Async", a -> memset(a, 1, a.small(1), 3));
-    api.hipError("hipMemsetD16", a -> memset(a, 2, a.small(1), -1));
-    api.hipError("hipMemsetD16Async", a -> memset(a, 2, a.small(1), 3));
-    api.hipError("hipMemsetD32", a -> memset(a, 4, a.i32(1), -1));
-    api.hipError("hipMemsetD32Async", a -> memset(a, 4, a.i32(1), 3));
-    api.hipError("hipMemset2D", a -> memset2d(a, -1));
-    api.hipError("hipMemset2DAsync", a -> memset2d(a, 5));
-    api.hipError("hipHostMalloc", a -> hostMalloc(a, a.i64(1), a.i32(2)));
-    api.hipError("hipHostAlloc", a -> hostMalloc(a, a.i64(1), a.i32(2)));
-    api.hipError("hipMallocHost", a -> hostMalloc(a, a.i64(1), 0));
-    api.hipError("hipMemAllocHost", a -> hostMalloc(a, a.i64(1), 0));
-    api.hipError("hipHostFree", a -> {
-      hostFree(a.memory(), a.pointer(0), AllocationTable.Kind.HOST);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipFreeHost", a -> {
-      hostFree(a.memory(), a.pointer(0), AllocationTable.Kind.HOST);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMallocManaged", a -> {
-      long out = a.pointer(0);
-      int flags = a.i32(2);
-      if (out == 0 || (flags != MEM_ATTACH_GLOBAL && flags != MEM_ATTACH_HOST)) return HipError.INVALID_VALUE;
-      long size = a.i64(1);
-      if (size == 0) return HipError.INVALID_VALUE;
-      a.memory().writeLong(out, hostBlock(a.memory(), size, AllocationTable.Kind.MANAGED, flags));
-      return HipError.SUCCESS;
-    });
-    // Managed memory is host memory the GPU maps: advice and prefetches have nothing to move.
-    api.hipError("hipMemAdvise", a -> checkRange(a.pointer(0), a.i64(1)));
-    api.hipError("hipMemPrefetchAsync", a -> {
-      streams.check(a.pointer(3));
-      return checkRange(a.pointer(0), a.i64(1));
-    });
-    api.hipError("hipStreamAttachMemAsync", a -> {
-      streams.check(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipHostRegister", this::hostRegister);
-    api.hipError("hipHostUnregister", a -> {
-      long p = a.pointer(0);
-      AllocationTable.Block b = allocations.at(p);
-      if (b == null || b.kind() != AllocationTable.Kind.REGISTERED) return HipError.HOST_MEMORY_NOT_REGISTERED;
-      allocations.remove(p);
-      try {
-        registrations.unregister(gpu.machine().hsa().memory(), b.base(), b.size());
-      } catch (HsaException e) {
-        throw new HipException(HipError.INVALID_VALUE, e.getMessage());
-      }
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipHostGetDevicePointer", a -> {
-      long out = a.pointer(0);
-      long p = a.pointer(1);
-      if (out == 0 || a.i32(2) != 0) return HipError.INVALID_VALUE;
-      AllocationTable.Block b = allocations.find(p);
-      if (b == null || b.kind() == AllocationTable.Kind.DEVICE) return HipError.INVALID_VALUE;
-      a.memory().writeLong(out, p); // mapped at the same address
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipHostGetFlags", a -> {
-      AllocationTable.Block b = allocations.find(a.pointer(1));
-      if (a.pointer(0) == 0 || b == null || b.kind() == AllocationTable.Kind.DEVICE) return HipError.INVALID_VALUE;
-      a.memory().writeInt(a.pointer(0), b.flags());
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipPointerGetAttributes", this::pointerAttributes);
-    api.hipError("hipPointerGetAttribute", a -> {
-      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
-      return pointerAttribute(a.memory(), a.pointer(0), a.i32(1), a.pointer(2));
-    });
-    api.hipError("hipDrvPointerGetAttributes", a -> {
-      int n = a.i32(0);
-      long kinds = a.pointer(1);
-      long data = a.pointer(2);
-      if (n <= 0 || kinds == 0 || data == 0) return HipError.INVALID_VALUE;
-      for (int i = 0; i < n; i++) {
-        HipError e = pointerAttribute(a.memory(), a.memory().readLong(data + 8L * i),
-            a.memory().readInt(kinds + 4L * i), a.pointer(3));
-        if (e != HipError.SUCCESS) return e;
-      }
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemGetAddressRange", a -> {
-      AllocationTable.Block b = allocations.find(a.pointer(2));
-      if (b == null) return HipError.NOT_FOUND;
-      if (a.pointer(0) != 0) a.memory().writeLong(a.pointer(0), b.base());
-      if (a.pointer(1) != 0) a.memory().writeLong(a.pointer(1), b.size());
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemPtrGetInfo", a -> {
-      AllocationTable.Block b = allocations.find(a.pointer(0));
-      if (b == null || a.pointer(1) == 0) return HipError.INVALID_VALUE;
-      a.memory().writeLong(a.pointer(1), b.size());
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemGetInfo", a -> {
-      Machine m = gpu.machine();
-      long total = m.agent().vramPool().size();
-      long used = m.hsa().kfd().devices().get(0).vramUsedBytes();
-      if (a.pointer(0) != 0) a.memory().writeLong(a.pointer(0), Math.max(0, total - used));
-      if (a.pointer(1) != 0) a.memory().writeLong(a.pointer(1), total);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipMemcpyToSymbol", a -> symbolCopy(a, true, -1));
-    api.hipError("hipMemcpyToSymbolAsync", a -> symbolCopy(a, true, 5));
-    api.hipError("hipMemcpyFromSymbol", a -> symbolCopy(a, false, -1));
-    api.hipError("hipMemcpyFromSymbolAsync", a -> symbolCopy(a, false, 5));
-    api.hipError("hipGetSymbolAddress", a -> {
-      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
-      a.memory().writeLong(a.pointer(0), symbol(a.pointer(1)).address());
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipGetSymbolSize", a -> {
-      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
-      a.memory().writeLong(a.pointer(0), symbol(a.pointer(1)).size());
-      return HipError.SUCCESS;
-    });
+    api.hipErrorFrom("hipMalloc", this);
+    api.hipErrorFrom("hipExtMallocWithFlags", this);
+    api.hipErrorFrom("hipMallocAsync", this);
+    api.hipErrorFrom("hipFree", this);
+    api.hipErrorFrom("hipFreeAsync", this);
+    api.hipErrorFrom("hipMallocPitch", this);
+    api.hipErrorFrom("hipMemAllocPitch", this);
+    api.hipErrorFrom("hipMemcpy", this);
+    api.hipErrorFrom("hipMemcpyAsync", this);
+    api.hipErrorFrom("hipMemcpyWithStream", this);
+    api.hipErrorFrom("hipMemcpyHtoD", this);
+    api.hipErrorFrom("hipMemcpyDtoH", this);
+    api.hipErrorFrom("hipMemcpyDtoD", this);
+    api.hipErrorFrom("hipMemcpyHtoDAsync", this);
+    api.hipErrorFrom("hipMemcpyDtoHAsync", this);
+    api.hipErrorFrom("hipMemcpyDtoDAsync", this);
+    api.hipErrorFrom("hipMemcpyPeer", this);
+    api.hipErrorFrom("hipMemcpyPeerAsync", this);
+    api.hipErrorFrom("hipMemcpy2D", this);
+    api.hipErrorFrom("hipMemcpy2DAsync", this);
+    api.hipErrorFrom("hipMemset", this);
+    api.hipErrorFrom("hipMemsetAsync", this);
+    api.hipErrorFrom("hipMemsetD8", this);
+    api.hipErrorFrom("hipMemsetD8Async", this);
+    api.hipErrorFrom("hipMemsetD16", this);
+    api.hipErrorFrom("hipMemsetD16Async", this);
+    api.hipErrorFrom("hipMemsetD32", this);
+    api.hipErrorFrom("hipMemsetD32Async", this);
+    api.hipErrorFrom("hipMemset2D", this);
+    api.hipErrorFrom("hipMemset2DAsync", this);
+    api.hipErrorFrom("hipHostMalloc", this);
+    api.hipErrorFrom("hipHostAlloc", this);
+    api.hipErrorFrom("hipMallocHost", this);
+    api.hipErrorFrom("hipMemAllocHost", this);
+    api.hipErrorFrom("hipHostFree", this);
+    api.hipErrorFrom("hipFreeHost", this);
+    api.hipErrorFrom("hipMallocManaged", this);
+    api.hipErrorFrom("hipMemAdvise", this);
+    api.hipErrorFrom("hipMemPrefetchAsync", this);
+    api.hipErrorFrom("hipStreamAttachMemAsync", this);
+    api.hipErrorFrom("hipHostRegister", this);
+    api.hipErrorFrom("hipHostUnregister", this);
+    api.hipErrorFrom("hipHostGetDevicePointer", this);
+    api.hipErrorFrom("hipHostGetFlags", this);
+    api.hipErrorFrom("hipPointerGetAttributes", this);
+    api.hipErrorFrom("hipPointerGetAttribute", this);
+    api.hipErrorFrom("hipDrvPointerGetAttributes", this);
+    api.hipErrorFrom("hipMemGetAddressRange", this);
+    api.hipErrorFrom("hipMemPtrGetInfo", this);
+    api.hipErrorFrom("hipMemGetInfo", this);
+    api.hipErrorFrom("hipMemcpyToSymbol", this);
+    api.hipErrorFrom("hipMemcpyToSymbolAsync", this);
+    api.hipErrorFrom("hipMemcpyFromSymbol", this);
+    api.hipErrorFrom("hipMemcpyFromSymbolAsync", this);
+    api.hipErrorFrom("hipGetSymbolAddress", this);
+    api.hipErrorFrom("hipGetSymbolSize", this);
   }
+
+  @Override
+  public ApiCall.ReturningError errorFunction(String symbol) {
+    switch (symbol) {
+      case "hipMalloc":
+        return a -> deviceMalloc(a, a.i64(1), 0);
+      case "hipExtMallocWithFlags":
+        return a -> deviceMalloc(a, a.i64(1), a.i32(2));
+      case "hipMallocAsync":
+        return a -> {
+          streams.check(a.pointer(2));
+          return deviceMalloc(a, a.i64(1), 0);
+        };
+      case "hipFree":
+        return a -> {
+          free(a.memory(), a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipFreeAsync":
+        return a -> {
+          streams.check(a.pointer(1));
+          free(a.memory(), a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipMallocPitch":
+        return a -> pitched(a, a.i64(2), a.i64(3));
+      case "hipMemAllocPitch":
+        return a -> pitched(a, a.i64(2), a.i64(3));
+      case "hipMemcpy":
+        return a -> copied(a, 0, 1, 2, a.i32(3), -1);
+      case "hipMemcpyAsync":
+        return a -> copied(a, 0, 1, 2, a.i32(3), 4);
+      case "hipMemcpyWithStream":
+        return a -> copied(a, 0, 1, 2, a.i32(3), 4);
+      case "hipMemcpyHtoD":
+        return a -> copied(a, 0, 1, 2, HOST_TO_DEVICE, -1);
+      case "hipMemcpyDtoH":
+        return a -> copied(a, 0, 1, 2, DEVICE_TO_HOST, -1);
+      case "hipMemcpyDtoD":
+        return a -> copied(a, 0, 1, 2, DEVICE_TO_DEVICE, -1);
+      case "hipMemcpyHtoDAsync":
+        return a -> copied(a, 0, 1, 2, HOST_TO_DEVICE, 3);
+      case "hipMemcpyDtoHAsync":
+        return a -> copied(a, 0, 1, 2, DEVICE_TO_HOST, 3);
+      case "hipMemcpyDtoDAsync":
+        return a -> copied(a, 0, 1, 2, DEVICE_TO_DEVICE, 3);
+      case "hipMemcpyPeer":
+        // hipMemcpyPeer(dst, dstDevice, src, srcDevice, size[, stream]): one device, so a plain copy.
+        return a -> peer(a, -1);
+      case "hipMemcpyPeerAsync":
+        return a -> peer(a, 5);
+      case "hipMemcpy2D":
+        return a -> copy2d(a, -1);
+      case "hipMemcpy2DAsync":
+        return a -> copy2d(a, 7);
+      case "hipMemset":
+        return a -> memset(a, 1, a.i32(1), -1);
+      case "hipMemsetAsync":
+        return a -> memset(a, 1, a.i32(1), 3);
+      case "hipMemsetD8":
+        return a -> memset(a, 1, a.small(1), -1);
+      case "hipMemsetD8Async":
+        return a -> memset(a, 1, a.small(1), 3);
+      case "hipMemsetD16":
+        return a -> memset(a, 2, a.small(1), -1);
+      case "hipMemsetD16Async":
+        return a -> memset(a, 2, a.small(1), 3);
+      case "hipMemsetD32":
+        return a -> memset(a, 4, a.i32(1), -1);
+      case "hipMemsetD32Async":
+        return a -> memset(a, 4, a.i32(1), 3);
+      case "hipMemset2D":
+        return a -> memset2d(a, -1);
+      case "hipMemset2DAsync":
+        return a -> memset2d(a, 5);
+      case "hipHostMalloc":
+        return a -> hostMalloc(a, a.i64(1), a.i32(2));
+      case "hipHostAlloc":
+        return a -> hostMalloc(a, a.i64(1), a.i32(2));
+      case "hipMallocHost":
+        return a -> hostMalloc(a, a.i64(1), 0);
+      case "hipMemAllocHost":
+        return a -> hostMalloc(a, a.i64(1), 0);
+      case "hipHostFree":
+        return a -> {
+          hostFree(a.memory(), a.pointer(0), AllocationTable.Kind.HOST);
+          return HipError.SUCCESS;
+        };
+      case "hipFreeHost":
+        return a -> {
+          hostFree(a.memory(), a.pointer(0), AllocationTable.Kind.HOST);
+          return HipError.SUCCESS;
+        };
+      case "hipMallocManaged":
+        return a -> {
+          long out = a.pointer(0);
+          int flags = a.i32(2);
+          if (out == 0 || (flags != MEM_ATTACH_GLOBAL && flags != MEM_ATTACH_HOST)) return HipError.INVALID_VALUE;
+          long size = a.i64(1);
+          if (size == 0) return HipError.INVALID_VALUE;
+          a.memory().writeLong(out, hostBlock(a.memory(), size, AllocationTable.Kind.MANAGED, flags));
+          return HipError.SUCCESS;
+        };
+      case "hipMemAdvise":
+        // Managed memory is host memory the GPU maps: advice and prefetches have nothing to move.
+        return a -> checkRange(a.pointer(0), a.i64(1));
+      case "hipMemPrefetchAsync":
+        return a -> {
+          streams.check(a.pointer(3));
+          return checkRange(a.pointer(0), a.i64(1));
+        };
+      case "hipStreamAttachMemAsync":
+        return a -> {
+          streams.check(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipHostRegister":
+        return this::hostRegister;
+      case "hipHostUnregister":
+        return a -> {
+          long p = a.pointer(0);
+          AllocationTable.Block b = allocations.at(p);
+          if (b == null || b.kind() != AllocationTable.Kind.REGISTERED) return HipError.HOST_MEMORY_NOT_REGISTERED;
+          allocations.remove(p);
+          try {
+            registrations.unregister(gpu.machine().hsa().memory(), b.base(), b.size());
+          } catch (HsaException e) {
+            throw new HipException(HipError.INVALID_VALUE, e.getMessage());
+          }
+          return HipError.SUCCESS;
+        };
+      case "hipHostGetDevicePointer":
+        return a -> {
+          long out = a.pointer(0);
+          long p = a.pointer(1);
+          if (out == 0 || a.i32(2) != 0) return HipError.INVALID_VALUE;
+          AllocationTable.Block b = allocations.find(p);
+          if (b == null || b.kind() == AllocationTable.Kind.DEVICE) return HipError.INVALID_VALUE;
+          a.memory().writeLong(out, p); // mapped at the same address
+          return HipError.SUCCESS;
+        };
+      case "hipHostGetFlags":
+        return a -> {
+          AllocationTable.Block b = allocations.find(a.pointer(1));
+          if (a.pointer(0) == 0 || b == null || b.kind() == AllocationTable.Kind.DEVICE) return HipError.INVALID_VALUE;
+          a.memory().writeInt(a.pointer(0), b.flags());
+          return HipError.SUCCESS;
+        };
+      case "hipPointerGetAttributes":
+        return this::pointerAttributes;
+      case "hipPointerGetAttribute":
+        return a -> {
+          if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+          return pointerAttribute(a.memory(), a.pointer(0), a.i32(1), a.pointer(2));
+        };
+      case "hipDrvPointerGetAttributes":
+        return a -> {
+          int n = a.i32(0);
+          long kinds = a.pointer(1);
+          long data = a.pointer(2);
+          if (n <= 0 || kinds == 0 || data == 0) return HipError.INVALID_VALUE;
+          for (int i = 0; i < n; i++) {
+            HipError e = pointerAttribute(a.memory(), a.memory().readLong(data + 8L * i),
+                a.memory().readInt(kinds + 4L * i), a.pointer(3));
+            if (e != HipError.SUCCESS) return e;
+          }
+          return HipError.SUCCESS;
+        };
+      case "hipMemGetAddressRange":
+        return a -> {
+          AllocationTable.Block b = allocations.find(a.pointer(2));
+          if (b == null) return HipError.NOT_FOUND;
+          if (a.pointer(0) != 0) a.memory().writeLong(a.pointer(0), b.base());
+          if (a.pointer(1) != 0) a.memory().writeLong(a.pointer(1), b.size());
+          return HipError.SUCCESS;
+        };
+      case "hipMemPtrGetInfo":
+        return a -> {
+          AllocationTable.Block b = allocations.find(a.pointer(0));
+          if (b == null || a.pointer(1) == 0) return HipError.INVALID_VALUE;
+          a.memory().writeLong(a.pointer(1), b.size());
+          return HipError.SUCCESS;
+        };
+      case "hipMemGetInfo":
+        return a -> {
+          Machine m = gpu.machine();
+          long total = m.agent().vramPool().size();
+          long used = m.hsa().kfd().devices().get(0).vramUsedBytes();
+          if (a.pointer(0) != 0) a.memory().writeLong(a.pointer(0), Math.max(0, total - used));
+          if (a.pointer(1) != 0) a.memory().writeLong(a.pointer(1), total);
+          return HipError.SUCCESS;
+        };
+      case "hipMemcpyToSymbol":
+        return a -> symbolCopy(a, true, -1);
+      case "hipMemcpyToSymbolAsync":
+        return a -> symbolCopy(a, true, 5);
+      case "hipMemcpyFromSymbol":
+        return a -> symbolCopy(a, false, -1);
+      case "hipMemcpyFromSymbolAsync":
+        return a -> symbolCopy(a, false, 5);
+      case "hipGetSymbolAddress":
+        return a -> {
+          if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+          a.memory().writeLong(a.pointer(0), symbol(a.pointer(1)).address());
+          return HipError.SUCCESS;
+        };
+      case "hipGetSymbolSize":
+        return a -> {
+          if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+          a.memory().writeLong(a.pointer(0), symbol(a.pointer(1)).size());
+          return HipError.SUCCESS;
+        };
+      default:
+        return null;
+    }
+  }
+
 
   // ---------------------------------------------------------------- allocation
 

@@ -1,5 +1,6 @@
 package dev.hipsim.hip.runtime;
 
+import dev.hipsim.hip.api.ApiCall;
 import dev.hipsim.hip.api.ApiProvider;
 import dev.hipsim.hip.api.ApiRegistry;
 import dev.hipsim.hip.api.HipError;
@@ -38,53 +39,72 @@ final class RegistrationApi implements ApiProvider {
 
   @Override
   public void register(ApiRegistry api) {
-    api.value("__hipRegisterFatBinary", a -> registerFatBinary(a.memory(), a.pointer(0)));
-    api.value("__hipUnregisterFatBinary", a -> {
-      long handle = a.pointer(0);
-      if (handle != 0) gpu.removeModule(handle);
-      return 0;
-    });
-    api.value("__hipRegisterFunction", a -> {
-      CodeModule module = gpu.module(a.pointer(0));
-      String deviceName = a.string(3);
-      if (deviceName == null) deviceName = a.string(2);
-      gpu.addFunction(a.pointer(1), new GpuRuntime.Function(module, deviceName));
-      return 0;
-    });
-    // __hipRegisterManagedVar(module, void** pointer, init_value, name, size, align): the host shadow holds the
-    // address of managed memory initialised from init_value; the device variable of that name is a pointer to it,
-    // set when the module's code is loaded.
-    api.value("__hipRegisterManagedVar", a -> {
-      CodeModule module = gpu.module(a.pointer(0));
-      String name = a.string(3);
-      long size = a.i64(4);
-      long pointer = a.pointer(1);
-      if (pointer == 0 || name == null || size <= 0) {
-        throw new HipException(HipError.INVALID_VALUE, "__hipRegisterManagedVar: bad arguments for " + name);
-      }
-      HostMemory host = a.memory();
-      long address = managed.allocate(host, size);
-      if (a.pointer(2) != 0) host.copy(address, a.pointer(2), size);
-      host.writeLong(pointer, address);
-      module.onLoad(gpu.machine(), (machine, executable) -> {
-        ExecutableSymbol.Variable v = module.variable(machine, name);
-        byte[] bytes = new byte[8];
-        for (int i = 0; i < 8; i++) bytes[i] = (byte) (address >>> (8 * i));
-        try {
-          machine.hsa().memory().write(v.address(), bytes, 0, 8);
-        } catch (HsaException e) {
-          throw new HipException(HipError.INVALID_SYMBOL, "managed variable " + name + ": " + e.getMessage());
-        }
-      });
-      return 0;
-    });
-    api.value("__hipRegisterVar", a -> {
-      CodeModule module = gpu.module(a.pointer(0));
-      String deviceName = a.string(3);
-      gpu.addVariable(a.pointer(1), new GpuRuntime.Variable(module, deviceName, a.i64(5)));
-      return 0;
-    });
+    api.valueFrom("__hipRegisterFatBinary", this);
+    api.valueFrom("__hipUnregisterFatBinary", this);
+    api.valueFrom("__hipRegisterFunction", this);
+    api.valueFrom("__hipRegisterManagedVar", this);
+    api.valueFrom("__hipRegisterVar", this);
   }
+
+  @Override
+  public ApiCall.ReturningValue valueFunction(String symbol) {
+    switch (symbol) {
+      case "__hipRegisterFatBinary":
+        return a -> registerFatBinary(a.memory(), a.pointer(0));
+      case "__hipUnregisterFatBinary":
+        return a -> {
+          long handle = a.pointer(0);
+          if (handle != 0) gpu.removeModule(handle);
+          return 0;
+        };
+      case "__hipRegisterFunction":
+        return a -> {
+          CodeModule module = gpu.module(a.pointer(0));
+          String deviceName = a.string(3);
+          if (deviceName == null) deviceName = a.string(2);
+          gpu.addFunction(a.pointer(1), new GpuRuntime.Function(module, deviceName));
+          return 0;
+        };
+      case "__hipRegisterManagedVar":
+        // __hipRegisterManagedVar(module, void** pointer, init_value, name, size, align): the host shadow holds the
+        // address of managed memory initialised from init_value; the device variable of that name is a pointer to it,
+        // set when the module's code is loaded.
+        return a -> {
+          CodeModule module = gpu.module(a.pointer(0));
+          String name = a.string(3);
+          long size = a.i64(4);
+          long pointer = a.pointer(1);
+          if (pointer == 0 || name == null || size <= 0) {
+            throw new HipException(HipError.INVALID_VALUE, "__hipRegisterManagedVar: bad arguments for " + name);
+          }
+          HostMemory host = a.memory();
+          long address = managed.allocate(host, size);
+          if (a.pointer(2) != 0) host.copy(address, a.pointer(2), size);
+          host.writeLong(pointer, address);
+          module.onLoad(gpu.machine(), (machine, executable) -> {
+            ExecutableSymbol.Variable v = module.variable(machine, name);
+            byte[] bytes = new byte[8];
+            for (int i = 0; i < 8; i++) bytes[i] = (byte) (address >>> (8 * i));
+            try {
+              machine.hsa().memory().write(v.address(), bytes, 0, 8);
+            } catch (HsaException e) {
+              throw new HipException(HipError.INVALID_SYMBOL, "managed variable " + name + ": " + e.getMessage());
+            }
+          });
+          return 0;
+        };
+      case "__hipRegisterVar":
+        return a -> {
+          CodeModule module = gpu.module(a.pointer(0));
+          String deviceName = a.string(3);
+          gpu.addVariable(a.pointer(1), new GpuRuntime.Variable(module, deviceName, a.i64(5)));
+          return 0;
+        };
+      default:
+        return null;
+    }
+  }
+
 
   private long registerFatBinary(HostMemory host, long wrapper) throws HipException {
     if (wrapper == 0) throw new HipException(HipError.INVALID_VALUE, "__hipRegisterFatBinary: null wrapper");

@@ -1,5 +1,6 @@
 package dev.hipsim.hip.runtime;
 
+import dev.hipsim.hip.api.ApiCall;
 import dev.hipsim.hip.api.ApiProvider;
 import dev.hipsim.hip.api.ApiRegistry;
 import dev.hipsim.hip.api.Args;
@@ -27,87 +28,140 @@ final class SyncApi implements ApiProvider {
 
   @Override
   public void register(ApiRegistry api) {
-    api.hipError("hipDeviceSynchronize", a -> HipError.SUCCESS);
-    api.hipError("hipCtxSynchronize", a -> HipError.SUCCESS);
-    api.hipError("hipStreamCreate", a -> createStream(a, 0, 0, 0));
-    api.hipError("hipStreamCreateWithFlags", a -> createStream(a, 0, a.i32(1), 0));
-    api.hipError("hipStreamCreateWithPriority", a -> createStream(a, 0, a.i32(1), a.i32(2)));
-    api.hipError("hipStreamDestroy", a -> {
-      streams.destroy(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipStreamSynchronize", a -> {
-      streams.check(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipErrorQuery("hipStreamQuery", a -> {
-      streams.check(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipStreamWaitEvent", a -> {
-      streams.check(a.pointer(0));
-      events.recorded(a.pointer(1));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipStreamGetFlags", a -> {
-      int flags = streams.check(a.pointer(0)).flags();
-      return write(a.memory(), a.pointer(1), flags);
-    });
-    api.hipError("hipStreamGetPriority", a -> {
-      int priority = streams.check(a.pointer(0)).priority();
-      return write(a.memory(), a.pointer(1), priority);
-    });
-    api.hipError("hipDeviceGetStreamPriorityRange", a -> {
-      // CLR: normal priority 0 is the least, high (-1) the greatest.
-      if (a.pointer(0) != 0) a.memory().writeInt(a.pointer(0), 0);
-      if (a.pointer(1) != 0) a.memory().writeInt(a.pointer(1), -1);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipStreamAddCallback", a -> {
-      streams.check(a.pointer(0));
-      if (a.pointer(1) == 0) return HipError.INVALID_VALUE;
-      if (a.u32(3) != 0) return HipError.INVALID_VALUE;
-      // hipStreamCallback_t(stream, status, userData): everything before it completed, successfully.
-      a.memory().call(a.pointer(1), a.pointer(0), 0, a.pointer(2));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipLaunchHostFunc", a -> {
-      streams.check(a.pointer(0));
-      if (a.pointer(1) == 0) return HipError.INVALID_VALUE;
-      a.memory().call(a.pointer(1), a.pointer(2), 0, 0);
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipEventCreate", a -> createEvent(a, 0));
-    api.hipError("hipEventCreateWithFlags", a -> createEvent(a, a.i32(1)));
-    api.hipError("hipEventDestroy", a -> {
-      events.destroy(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipEventRecord", a -> {
-      streams.check(a.pointer(1));
-      events.record(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipEventRecordWithFlags", a -> {
-      streams.check(a.pointer(1));
-      events.record(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipEventSynchronize", a -> {
-      events.recorded(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipErrorQuery("hipEventQuery", a -> {
-      events.recorded(a.pointer(0));
-      return HipError.SUCCESS;
-    });
-    api.hipError("hipEventElapsedTime", a -> {
-      if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
-      float ms = events.elapsedMillis(a.pointer(1), a.pointer(2));
-      a.memory().writeInt(a.pointer(0), Float.floatToRawIntBits(ms));
-      return HipError.SUCCESS;
-    });
+    api.hipErrorFrom("hipDeviceSynchronize", this);
+    api.hipErrorFrom("hipCtxSynchronize", this);
+    api.hipErrorFrom("hipStreamCreate", this);
+    api.hipErrorFrom("hipStreamCreateWithFlags", this);
+    api.hipErrorFrom("hipStreamCreateWithPriority", this);
+    api.hipErrorFrom("hipStreamDestroy", this);
+    api.hipErrorFrom("hipStreamSynchronize", this);
+    api.hipErrorQueryFrom("hipStreamQuery", this);
+    api.hipErrorFrom("hipStreamWaitEvent", this);
+    api.hipErrorFrom("hipStreamGetFlags", this);
+    api.hipErrorFrom("hipStreamGetPriority", this);
+    api.hipErrorFrom("hipDeviceGetStreamPriorityRange", this);
+    api.hipErrorFrom("hipStreamAddCallback", this);
+    api.hipErrorFrom("hipLaunchHostFunc", this);
+    api.hipErrorFrom("hipEventCreate", this);
+    api.hipErrorFrom("hipEventCreateWithFlags", this);
+    api.hipErrorFrom("hipEventDestroy", this);
+    api.hipErrorFrom("hipEventRecord", this);
+    api.hipErrorFrom("hipEventRecordWithFlags", this);
+    api.hipErrorFrom("hipEventSynchronize", this);
+    api.hipErrorQueryFrom("hipEventQuery", this);
+    api.hipErrorFrom("hipEventElapsedTime", this);
   }
+
+  @Override
+  public ApiCall.ReturningError errorFunction(String symbol) {
+    switch (symbol) {
+      case "hipDeviceSynchronize":
+        return a -> HipError.SUCCESS;
+      case "hipCtxSynchronize":
+        return a -> HipError.SUCCESS;
+      case "hipStreamCreate":
+        return a -> createStream(a, 0, 0, 0);
+      case "hipStreamCreateWithFlags":
+        return a -> createStream(a, 0, a.i32(1), 0);
+      case "hipStreamCreateWithPriority":
+        return a -> createStream(a, 0, a.i32(1), a.i32(2));
+      case "hipStreamDestroy":
+        return a -> {
+          streams.destroy(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipStreamSynchronize":
+        return a -> {
+          streams.check(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipStreamQuery":
+        return a -> {
+          streams.check(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipStreamWaitEvent":
+        return a -> {
+          streams.check(a.pointer(0));
+          events.recorded(a.pointer(1));
+          return HipError.SUCCESS;
+        };
+      case "hipStreamGetFlags":
+        return a -> {
+          int flags = streams.check(a.pointer(0)).flags();
+          return write(a.memory(), a.pointer(1), flags);
+        };
+      case "hipStreamGetPriority":
+        return a -> {
+          int priority = streams.check(a.pointer(0)).priority();
+          return write(a.memory(), a.pointer(1), priority);
+        };
+      case "hipDeviceGetStreamPriorityRange":
+        return a -> {
+          // CLR: normal priority 0 is the least, high (-1) the greatest.
+          if (a.pointer(0) != 0) a.memory().writeInt(a.pointer(0), 0);
+          if (a.pointer(1) != 0) a.memory().writeInt(a.pointer(1), -1);
+          return HipError.SUCCESS;
+        };
+      case "hipStreamAddCallback":
+        return a -> {
+          streams.check(a.pointer(0));
+          if (a.pointer(1) == 0) return HipError.INVALID_VALUE;
+          if (a.u32(3) != 0) return HipError.INVALID_VALUE;
+          // hipStreamCallback_t(stream, status, userData): everything before it completed, successfully.
+          a.memory().call(a.pointer(1), a.pointer(0), 0, a.pointer(2));
+          return HipError.SUCCESS;
+        };
+      case "hipLaunchHostFunc":
+        return a -> {
+          streams.check(a.pointer(0));
+          if (a.pointer(1) == 0) return HipError.INVALID_VALUE;
+          a.memory().call(a.pointer(1), a.pointer(2), 0, 0);
+          return HipError.SUCCESS;
+        };
+      case "hipEventCreate":
+        return a -> createEvent(a, 0);
+      case "hipEventCreateWithFlags":
+        return a -> createEvent(a, a.i32(1));
+      case "hipEventDestroy":
+        return a -> {
+          events.destroy(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipEventRecord":
+        return a -> {
+          streams.check(a.pointer(1));
+          events.record(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipEventRecordWithFlags":
+        return a -> {
+          streams.check(a.pointer(1));
+          events.record(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipEventSynchronize":
+        return a -> {
+          events.recorded(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipEventQuery":
+        return a -> {
+          events.recorded(a.pointer(0));
+          return HipError.SUCCESS;
+        };
+      case "hipEventElapsedTime":
+        return a -> {
+          if (a.pointer(0) == 0) return HipError.INVALID_VALUE;
+          float ms = events.elapsedMillis(a.pointer(1), a.pointer(2));
+          a.memory().writeInt(a.pointer(0), Float.floatToRawIntBits(ms));
+          return HipError.SUCCESS;
+        };
+      default:
+        return null;
+    }
+  }
+
 
   private HipError createStream(Args a, int out, int flags, int priority) throws HipException {
     long p = a.pointer(out);

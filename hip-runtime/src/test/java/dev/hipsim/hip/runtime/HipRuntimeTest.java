@@ -38,6 +38,23 @@ class HipRuntimeTest {
     return new String(s, StandardCharsets.UTF_8);
   }
 
+  /** Functions are registered by name and made at their first call: every one registered has an implementation. */
+  @Test
+  void everyRegisteredFunctionIsMadeByItsProvider() {
+    HipRuntime rt = HipRuntime.start(table, new RuntimeConfig(DeviceModel.MI210, false), memory, lines::add);
+    rt.registry().makeAll();
+    assertThat(rt.registry().implemented()).hasSizeGreaterThan(150);
+  }
+
+  @Test
+  void aRegistrationWithoutItsImplementationIsNamed() {
+    dev.hipsim.hip.api.ApiRegistry registry = new dev.hipsim.hip.api.ApiRegistry(table);
+    dev.hipsim.hip.api.ApiProvider forgetful = api -> api.hipErrorFrom("hipDeviceSynchronize", api2 -> { });
+    forgetful.register(registry);
+    assertThatThrownBy(registry::makeAll).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("hipDeviceSynchronize").hasMessageContaining("makes no implementation");
+  }
+
   @Test
   void deviceCountVersionAndSelection() {
     Dispatcher d = start(DeviceModel.MI210);
