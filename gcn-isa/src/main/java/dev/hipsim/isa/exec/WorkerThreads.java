@@ -37,7 +37,9 @@ final class WorkerThreads {
    */
   CountDownLatch start(Runnable... units) {
     CountDownLatch done = new CountDownLatch(units.length);
-    for (int i = 0; i < units.length; i++) threads.execute(new Named(units[i], "hipsim-cu-".concat(Integer.toString(i)), done));
+    for (int i = 0; i < units.length; i++) {
+      threads.execute(new Named(units[i], "hipsim-cu-".concat(Integer.toString(i)), done));
+    }
     return done;
   }
 

@@ -20,7 +20,8 @@ class KernargArenaTest {
 
       long a = arena.allocate(256, 64);
       long b = arena.allocate(100, 16);
-      assertThat(m.runtime.memory().allocationCount()).as("segments come from the reserved block").isEqualTo(before + 1);
+      assertThat(m.runtime.memory().allocationCount()).as("segments come from the reserved block")
+          .isEqualTo(before + 1);
       assertThat(a % 64).isZero();
       assertThat(b).isNotEqualTo(a);
       assertThat(Math.abs(b - a)).isLessThan(KernargArena.BLOCK);
