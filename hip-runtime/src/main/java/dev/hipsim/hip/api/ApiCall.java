@@ -1,6 +1,9 @@
 package dev.hipsim.hip.api;
 
-/** The Java implementations of API functions, one shape per kind of C return value. */
+/**
+ * The Java implementations of API functions, one shape per kind of C return value. Each method has a name of its own,
+ * so that one class can be all three ({@code ApiRegistry}'s implementations made at the first call).
+ */
 public final class ApiCall {
   private ApiCall() {}
 
@@ -13,7 +16,7 @@ public final class ApiCall {
   /** A function returning {@code const char*}: the string is copied once into native memory and kept. */
   @FunctionalInterface
   public interface ReturningString {
-    String call(Args args) throws HipException;
+    String string(Args args) throws HipException;
   }
 
   /**
@@ -22,6 +25,6 @@ public final class ApiCall {
    */
   @FunctionalInterface
   public interface ReturningValue {
-    long call(Args args) throws HipException;
+    long value(Args args) throws HipException;
   }
 }

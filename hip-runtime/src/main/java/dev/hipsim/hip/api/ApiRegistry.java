@@ -56,22 +56,22 @@ public final class ApiRegistry {
 
   /** {@link #hipError}, with the implementation made by {@code provider} when the function is first called. */
   public void hipErrorFrom(String symbol, ApiProvider provider) {
-    hipError(symbol, new LazyError(provider, symbol));
+    hipError(symbol, new Lazy(provider, symbol));
   }
 
   /** {@link #hipErrorQuery}, with the implementation made by {@code provider} when the function is first called. */
   public void hipErrorQueryFrom(String symbol, ApiProvider provider) {
-    hipErrorQuery(symbol, new LazyError(provider, symbol));
+    hipErrorQuery(symbol, new Lazy(provider, symbol));
   }
 
   /** {@link #string}, with the implementation made by {@code provider} when the function is first called. */
   public void stringFrom(String symbol, ApiProvider provider) {
-    string(symbol, new LazyString(provider, symbol));
+    string(symbol, new Lazy(provider, symbol));
   }
 
   /** {@link #value}, with the implementation made by {@code provider} when the function is first called. */
   public void valueFrom(String symbol, ApiProvider provider) {
-    value(symbol, new LazyValue(provider, symbol));
+    value(symbol, new Lazy(provider, symbol));
   }
 
   /**
@@ -81,9 +81,9 @@ public final class ApiRegistry {
    */
   public void makeAll() {
     for (Binding b : bindings) {
-      if (b instanceof Binding.Error e && e.impl() instanceof Lazy<?> l) l.made();
-      if (b instanceof Binding.CString c && c.impl() instanceof Lazy<?> l) l.made();
-      if (b instanceof Binding.Value v && v.impl() instanceof Lazy<?> l) l.made();
+      if (b instanceof Binding.Error e && e.impl() instanceof Lazy l) l.make(b);
+      if (b instanceof Binding.CString c && c.impl() instanceof Lazy l) l.make(b);
+      if (b instanceof Binding.Value v && v.impl() instanceof Lazy l) l.make(b);
     }
   }
 
@@ -92,75 +92,53 @@ public final class ApiRegistry {
         + " but makes no implementation of it");
   }
 
-  /** An implementation its provider makes at the function's first call (two threads racing may both make it). */
-  private abstract static class Lazy<T> {
-    final ApiProvider provider;
-    final String symbol;
-    private volatile T made;
+  /**
+   * The implementation of one function, made by its provider at the function's first call (two threads racing may
+   * both make it). One class for the three kinds of result: a registration uses the one its function's kind calls.
+   */
+  private static final class Lazy implements ApiCall.ReturningError, ApiCall.ReturningString, ApiCall.ReturningValue {
+    private final ApiProvider provider;
+    private final String symbol;
+    private volatile ApiCall.ReturningError error;
+    private volatile ApiCall.ReturningString string;
+    private volatile ApiCall.ReturningValue value;
 
     Lazy(ApiProvider provider, String symbol) {
       this.provider = provider;
       this.symbol = symbol;
     }
 
-    abstract T make();
-
-    final T made() {
-      T m = made;
-      if (m == null) {
-        m = make();
-        if (m == null) throw noImplementation(provider, symbol);
-        made = m;
-      }
-      return m;
-    }
-  }
-
-  private static final class LazyError extends Lazy<ApiCall.ReturningError> implements ApiCall.ReturningError {
-    LazyError(ApiProvider provider, String symbol) {
-      super(provider, symbol);
-    }
-
-    @Override
-    ApiCall.ReturningError make() {
-      return provider.errorFunction(symbol);
+    private <T> T made(T made) {
+      if (made == null) throw noImplementation(provider, symbol);
+      return made;
     }
 
     @Override
     public HipError call(Args args) throws HipException {
-      return made().call(args);
-    }
-  }
-
-  private static final class LazyString extends Lazy<ApiCall.ReturningString> implements ApiCall.ReturningString {
-    LazyString(ApiProvider provider, String symbol) {
-      super(provider, symbol);
+      ApiCall.ReturningError m = error;
+      if (m == null) error = m = made(provider.errorFunction(symbol));
+      return m.call(args);
     }
 
     @Override
-    ApiCall.ReturningString make() {
-      return provider.stringFunction(symbol);
+    public String string(Args args) throws HipException {
+      ApiCall.ReturningString m = string;
+      if (m == null) string = m = made(provider.stringFunction(symbol));
+      return m.string(args);
     }
 
     @Override
-    public String call(Args args) throws HipException {
-      return made().call(args);
-    }
-  }
-
-  private static final class LazyValue extends Lazy<ApiCall.ReturningValue> implements ApiCall.ReturningValue {
-    LazyValue(ApiProvider provider, String symbol) {
-      super(provider, symbol);
+    public long value(Args args) throws HipException {
+      ApiCall.ReturningValue m = value;
+      if (m == null) value = m = made(provider.valueFunction(symbol));
+      return m.value(args);
     }
 
-    @Override
-    ApiCall.ReturningValue make() {
-      return provider.valueFunction(symbol);
-    }
-
-    @Override
-    public long call(Args args) throws HipException {
-      return made().call(args);
+    /** Makes the implementation a call of {@code binding} would, now. */
+    void make(Binding binding) {
+      if (binding instanceof Binding.Error && error == null) error = made(provider.errorFunction(symbol));
+      if (binding instanceof Binding.CString && string == null) string = made(provider.stringFunction(symbol));
+      if (binding instanceof Binding.Value && value == null) value = made(provider.valueFunction(symbol));
     }
   }
 

@@ -23,7 +23,7 @@ sealed interface Binding {
   record CString(ApiFunction function, ApiCall.ReturningString impl) implements Binding {
     @Override
     public long invoke(Args args, Dispatcher d) throws HipException {
-      String s = impl.call(args);
+      String s = impl.string(args);
       return s == null ? 0 : d.memory().internString(s);
     }
   }
@@ -31,7 +31,7 @@ sealed interface Binding {
   record Value(ApiFunction function, ApiCall.ReturningValue impl) implements Binding {
     @Override
     public long invoke(Args args, Dispatcher d) throws HipException {
-      return impl.call(args);
+      return impl.value(args);
     }
   }
 }
