@@ -104,7 +104,7 @@ final class HipEntry {
   static boolean shutdown() {
     try {
       HipRuntime rt = runtime;
-      if (rt != null) rt.shutdown();
+      if (rt != null) rt.exit();
     } catch (Throwable t) {
       try {
         CStdio.diagnostics().line("hipsim: error during shutdown: " + t);

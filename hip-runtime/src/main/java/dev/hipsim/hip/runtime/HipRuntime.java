@@ -151,9 +151,18 @@ public final class HipRuntime {
     return lastError;
   }
 
-  /** Called once at process exit, after the program's own exit handlers: finish outstanding work, report. */
+  /** Finishes outstanding work, reports, and tears the simulated machine down (tests; a runtime that stays). */
   public void shutdown() {
     gpu.shutdown();
+    if (debugAgent != null) debugAgent.close();
+  }
+
+  /**
+   * Called once at process exit, after the program's own exit handlers: finishes outstanding work and reports, and
+   * leaves the machine's memory to the process's end ({@link GpuRuntime#exit}).
+   */
+  public void exit() {
+    gpu.exit();
     if (debugAgent != null) debugAgent.close();
   }
 

@@ -21,6 +21,21 @@ class MemoryAndStreamApiTest {
     return rig.memory.readLong(out);
   }
 
+  /** At the process's exit the runtime reports and stops, and leaves the device memory to the process's end. */
+  @Test
+  void exitLeavesTheMachinesMemoryAndShutdownFreesIt() throws Exception {
+    try (ApiRig rig = new ApiRig(DeviceModel.MI210)) {
+      long out = rig.alloc(8);
+      assertThat(rig.call("hipMalloc", out, 1L << 20)).isZero();
+      dev.hipsim.hsa.HsaRuntime hsa = rig.runtime.gpu().machine().hsa();
+      int allocations = hsa.memory().allocationCount();
+      rig.runtime.exit();
+      assertThat(hsa.memory().allocationCount()).as("nothing freed one by one at exit").isEqualTo(allocations);
+      rig.runtime.shutdown();
+      assertThat(hsa.memory().allocationCount()).as("a runtime shut down frees its machine").isZero();
+    }
+  }
+
   @Test
   void managedPinnedAndRegisteredMemoryAreSharedWithKernels() throws Exception {
     try (ApiRig rig = new ApiRig(DeviceModel.MI210)) {
