@@ -35,7 +35,8 @@ class AllocationBackingTest {
       long third = p.allocMemoryOfGpu(AllocRequest.of(VA + 8 * MIB, 8 * MIB, dev.gpuId(),
           AllocFlags.VRAM | AllocFlags.WRITABLE)).handle();
       long backed = vram.backedPages();
-      assertThat(backed - before).as("8 MiB more would pass the budget: backed on first touch").isEqualTo(4 * PAGES_PER_MIB);
+      assertThat(backed - before).as("8 MiB more would pass the budget: backed on first touch")
+          .isEqualTo(4 * PAGES_PER_MIB);
 
       p.mapMemoryToGpu(first, dev.gpuId());
       p.mapMemoryToGpu(third, dev.gpuId());

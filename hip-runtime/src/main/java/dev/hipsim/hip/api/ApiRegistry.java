@@ -81,9 +81,9 @@ public final class ApiRegistry {
    */
   public void makeAll() {
     for (Binding b : bindings) {
-      if (b instanceof Binding.Error e && e.impl() instanceof Lazy l) l.make(b);
-      if (b instanceof Binding.CString c && c.impl() instanceof Lazy l) l.make(b);
-      if (b instanceof Binding.Value v && v.impl() instanceof Lazy l) l.make(b);
+      if (b instanceof Binding.Error e && e.impl() instanceof Lazy l) l.error();
+      if (b instanceof Binding.CString c && c.impl() instanceof Lazy l) l.string();
+      if (b instanceof Binding.Value v && v.impl() instanceof Lazy l) l.value();
     }
   }
 
@@ -113,32 +113,37 @@ public final class ApiRegistry {
       return made;
     }
 
-    @Override
-    public HipError call(Args args) throws HipException {
+    ApiCall.ReturningError error() {
       ApiCall.ReturningError m = error;
       if (m == null) error = m = made(provider.errorFunction(symbol));
-      return m.call(args);
+      return m;
+    }
+
+    ApiCall.ReturningString string() {
+      ApiCall.ReturningString m = string;
+      if (m == null) string = m = made(provider.stringFunction(symbol));
+      return m;
+    }
+
+    ApiCall.ReturningValue value() {
+      ApiCall.ReturningValue m = value;
+      if (m == null) value = m = made(provider.valueFunction(symbol));
+      return m;
+    }
+
+    @Override
+    public HipError call(Args args) throws HipException {
+      return error().call(args);
     }
 
     @Override
     public String string(Args args) throws HipException {
-      ApiCall.ReturningString m = string;
-      if (m == null) string = m = made(provider.stringFunction(symbol));
-      return m.string(args);
+      return string().string(args);
     }
 
     @Override
     public long value(Args args) throws HipException {
-      ApiCall.ReturningValue m = value;
-      if (m == null) value = m = made(provider.valueFunction(symbol));
-      return m.value(args);
-    }
-
-    /** Makes the implementation a call of {@code binding} would, now. */
-    void make(Binding binding) {
-      if (binding instanceof Binding.Error && error == null) error = made(provider.errorFunction(symbol));
-      if (binding instanceof Binding.CString && string == null) string = made(provider.stringFunction(symbol));
-      if (binding instanceof Binding.Value && value == null) value = made(provider.valueFunction(symbol));
+      return value().value(args);
     }
   }
 

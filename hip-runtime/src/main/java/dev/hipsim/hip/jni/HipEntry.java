@@ -58,7 +58,8 @@ final class HipEntry {
   /**
    * The configuration from the environment. Without HIPSIM_DEVICE the device comes from the program's own code
    * objects, which takes 30-50 ms of reading on a cold JVM: that runs on its own thread while this one reads the
-   * API table and registers the runtime's functions, as both must be done before the runtime starts. {@code deviceNamed}: whether HIPSIM_DEVICE is set.
+   * API table and registers the runtime's functions, as both must be done before the runtime starts.
+   * {@code deviceNamed}: whether HIPSIM_DEVICE is set.
    */
   private static Future<RuntimeConfig> configuration(boolean deviceNamed) {
     FutureTask<RuntimeConfig> task = new FutureTask<>(() -> RuntimeConfig.fromEnvironment(System.getenv()));

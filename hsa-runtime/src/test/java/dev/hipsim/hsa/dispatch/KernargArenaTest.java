@@ -30,7 +30,8 @@ class KernargArenaTest {
       arena.release(a);
       arena.release(b);
       assertThat(arena.liveSegments()).isZero();
-      assertThatThrownBy(() -> arena.release(a)).isInstanceOf(HsaException.class).hasMessageContaining("not a kernarg segment");
+      assertThatThrownBy(() -> arena.release(a)).isInstanceOf(HsaException.class)
+          .hasMessageContaining("not a kernarg segment");
     }
   }
 
